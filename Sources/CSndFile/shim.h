@@ -1,0 +1,4 @@
+#ifndef TACTUS_CSNDFILE_SHIM_H
+#define TACTUS_CSNDFILE_SHIM_H
+#include <sndfile.h>
+#endif

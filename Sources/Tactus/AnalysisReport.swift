@@ -1,0 +1,125 @@
+import Foundation
+import TactusAHAP
+import TactusAnalysis
+import TactusAudio
+import TactusMapping
+
+/// The analysis of one file as a designer reads it: per-frame features, the onsets found,
+/// and the threshold they had to beat. Deterministic text, JSON or CSV.
+public struct AnalysisReport {
+    public let file: String
+    public let format: AudioFormat
+    public let analysis: AnalysisResult
+    public let track: HapticTrack
+    public let presetName: String
+    public let onsetMethod: String
+
+    public init(file: String, format: AudioFormat, analysis: AnalysisResult, track: HapticTrack,
+                preset: ResolvedPreset) {
+        self.file = file
+        self.format = format
+        self.analysis = analysis
+        self.track = track
+        presetName = preset.name
+        onsetMethod = preset.onsetMethod.id
+    }
+
+    struct OnsetRow {
+        var time, strength, threshold, levelDb: Double
+        var intensity, sharpness: Double?
+    }
+
+    var onsetRows: [OnsetRow] {
+        analysis.onsets.enumerated().map { i, onset in
+            let transient = track.transients.count == analysis.onsets.count ? track.transients[i] : nil
+            return OnsetRow(time: onset.time, strength: Double(onset.strength), threshold: Double(onset.threshold),
+                            levelDb: Double(onset.levelDb), intensity: transient?.intensity, sharpness: transient?.sharpness)
+        }
+    }
+
+    public func json() -> String {
+        let f = analysis.features
+        let count = f[LevelAnalyzer.output]?.count ?? 0
+        func column(_ name: String, _ digits: Int) -> String {
+            "[" + (f[name] ?? []).map { Self.number(Double($0), digits) }.joined(separator: ",") + "]"
+        }
+        let times = "[" + (0..<count).map { Self.number(Double($0) * analysis.hopSeconds, 5) }.joined(separator: ",") + "]"
+        let onsets = onsetRows.map { row in
+            "    {\"time\": \(Self.number(row.time, 6)), \"strength\": \(Self.number(row.strength, 3)), "
+                + "\"threshold\": \(Self.number(row.threshold, 3)), \"levelDb\": \(Self.number(row.levelDb, 2)), "
+                + "\"intensity\": \(row.intensity.map { Self.number($0, 4) } ?? "null"), "
+                + "\"sharpness\": \(row.sharpness.map { Self.number($0, 4) } ?? "null")}"
+        }
+        return """
+        {
+          "file": \(Self.quote(file)),
+          "container": \(Self.quote(format.container)),
+          "encoding": \(Self.quote(format.encoding)),
+          "sampleRate": \(Self.number(format.sampleRate, 0)),
+          "channels": \(format.channels),
+          "durationSeconds": \(Self.number(analysis.duration, 6)),
+          "preset": \(Self.quote(presetName)),
+          "onsetMethod": \(Self.quote(onsetMethod)),
+          "hopSeconds": \(Self.number(analysis.hopSeconds, 6)),
+          "onsets": [
+        \(onsets.joined(separator: ",\n"))
+          ],
+          "frames": {
+            "time": \(times),
+            "rmsDb": \(column(LevelAnalyzer.output, 2)),
+            "centroidHz": \(column(CentroidAnalyzer.output, 1)),
+            "novelty": \(column(OnsetDetector.noveltyOutput, 3)),
+            "threshold": \(column(OnsetDetector.thresholdOutput, 3))
+          }
+        }
+
+        """
+    }
+
+    public func csv() -> String {
+        var lines = ["onset_time,strength,threshold,level_db,intensity,sharpness"]
+        for row in onsetRows {
+            lines.append([Self.number(row.time, 6), Self.number(row.strength, 3), Self.number(row.threshold, 3),
+                          Self.number(row.levelDb, 2), row.intensity.map { Self.number($0, 4) } ?? "",
+                          row.sharpness.map { Self.number($0, 4) } ?? ""].joined(separator: ","))
+        }
+        lines.append("")
+        lines.append("time,rms_db,centroid_hz,novelty,threshold")
+        let f = analysis.features
+        let rms = f[LevelAnalyzer.output] ?? [], centroid = f[CentroidAnalyzer.output] ?? []
+        let novelty = f[OnsetDetector.noveltyOutput] ?? [], threshold = f[OnsetDetector.thresholdOutput] ?? []
+        for k in rms.indices {
+            lines.append([Self.number(Double(k) * analysis.hopSeconds, 5), Self.number(Double(rms[k]), 2),
+                          Self.number(Double(centroid[k]), 1), Self.number(Double(novelty[k]), 3),
+                          k < threshold.count ? Self.number(Double(threshold[k]), 3) : ""].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Fixed-precision decimal without trailing zeros; never exponent, NaN or Infinity.
+    static func number(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var text = String(format: "%.\(digits)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

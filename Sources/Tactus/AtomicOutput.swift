@@ -1,0 +1,43 @@
+import Foundation
+
+/// Writes an output under a temporary name in its final folder and renames it into place,
+/// so an interrupted or failed run never leaves a half-written file under the real name.
+struct AtomicOutput {
+    let destination: URL
+    let temporary: URL
+
+    init(_ destination: URL) {
+        self.destination = destination
+        let dir = destination.deletingLastPathComponent()
+        let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        temporary = dir.appendingPathComponent(".\(destination.lastPathComponent).\(token).tactus-tmp")
+    }
+
+    func write(_ data: Data) throws {
+        do { try data.write(to: temporary) } catch {
+            discard()
+            throw ConversionError(file: destination.path, reason: "cannot write: \(Self.describe(error))")
+        }
+    }
+
+    /// Moves the temporary file over the destination (atomic on one filesystem).
+    func commit() throws {
+        if rename(temporary.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw ConversionError(file: destination.path, reason: "cannot write: \(reason)")
+        }
+    }
+
+    func discard() {
+        unlink(temporary.path)
+    }
+
+    static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import TactusAHAP
+import TactusAnalysis
+import TactusAudio
+import TactusMapping
+
+/// What one conversion produced.
+public struct ConversionResult {
+    public var source: URL
+    public var ahap: URL
+    /// The audio the AHAP's AudioCustom event plays (nil when pairing is off).
+    public var audio: URL?
+    public var format: AudioFormat
+    public var track: HapticTrack
+    public var ahapBytes: Int
+}
+
+/// Decodes, analyses, maps and writes one file at a time with one resolved preset.
+///
+/// One streaming pass: each decoded block is mixed down for analysis and, when the source
+/// must be transcoded for Apple platforms, written to the paired WAV at the same time, so
+/// the AHAP's audio holds exactly the samples that were analysed.
+public struct Converter {
+    public let preset: ResolvedPreset
+    /// Frames per decoded block: big enough to amortise calls, small enough to stay in cache.
+    static let blockFrames = 4096
+
+    public init(preset: ResolvedPreset) {
+        self.preset = preset
+    }
+
+    /// Analyses a file without writing anything (for `tactus analyze`).
+    public func analyze(_ input: URL) throws -> (AudioFormat, AnalysisResult, HapticTrack) {
+        do {
+            let reader = try AudioFileReader(url: input)
+            let analysis = try decode(reader, copyingTo: nil)
+            return (reader.format, analysis, preset.mapper().map(analysis))
+        } catch {
+            throw ConversionError(file: input, error)
+        }
+    }
+
+    /// Converts `input` into `<outputDirectory>/<stem>.ahap` plus its paired audio.
+    ///
+    /// - Parameters:
+    ///   - outputDirectory: where to write; nil writes beside the input.
+    ///   - stem: base name of the outputs (default: the input's name without extension);
+    ///     `OutputNaming` gives same-stem sources distinct stems.
+    ///   - protectedPaths: files that must never be replaced (every input of the run).
+    public func convert(_ input: URL, to outputDirectory: URL? = nil, stem: String? = nil,
+                        protectedPaths: Set<String> = []) throws -> ConversionResult {
+        do {
+            return try run(input, outputDirectory ?? input.deletingLastPathComponent(),
+                           stem ?? input.deletingPathExtension().lastPathComponent, protectedPaths)
+        } catch {
+            throw ConversionError(file: input, error)
+        }
+    }
+
+    private func run(_ input: URL, _ outputDirectory: URL, _ stem: String,
+                     _ protectedPaths: Set<String>) throws -> ConversionResult {
+        let reader = try AudioFileReader(url: input)
+        try Self.prepare(outputDirectory)
+        let ahapURL = outputDirectory.appendingPathComponent(stem + ".ahap")
+        let pairing = AudioPairing.choose(for: reader, into: outputDirectory, stem: stem,
+                                          enabled: preset.parameters(OutputSettings.id).flag("pairAudio"))
+        for target in [ahapURL, pairing.destination].compactMap({ $0 }) {
+            if protectedPaths.contains(target.standardizedFileURL.path) || target.standardizedFileURL == input.standardizedFileURL {
+                throw ConversionError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
+                                      hint: "choose another output folder with -o")
+            }
+        }
+
+        let audioOutput = pairing.destination.map(AtomicOutput.init)
+        defer { audioOutput?.discard() }
+        var writer: WAVWriter?
+        if case .transcode(_, let sampleFormat) = pairing, let audioOutput {
+            writer = try WAVWriter(url: audioOutput.temporary, sampleRate: Int(reader.format.sampleRate),
+                                   channels: reader.format.channels, format: sampleFormat)
+        }
+        let analysis = try decode(reader, copyingTo: writer)
+        try writer?.close()
+        if case .copy = pairing, let audioOutput {
+            try FileCopy.stream(from: input, to: audioOutput.temporary)
+        }
+
+        let track = preset.mapper().map(analysis)
+        let document = try AHAPWriter(options: writerOptions(audioName: pairing.audioName, source: input)).document(for: track)
+        let data = AHAPEncoder().encode(document)
+        let ahapOutput = AtomicOutput(ahapURL)
+        defer { ahapOutput.discard() }
+        try ahapOutput.write(data)
+
+        // Audio first, then the AHAP: an AHAP on disk never names audio that is not there.
+        if let audioOutput {
+            try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: outputDirectory.standardizedFileURL.path
+                                                 == input.deletingLastPathComponent().standardizedFileURL.path)
+            try audioOutput.commit()
+        }
+        try ahapOutput.commit()
+        return ConversionResult(source: input, ahap: ahapURL, audio: pairing.playedURL(in: outputDirectory, source: input),
+                                format: reader.format, track: track, ahapBytes: data.count)
+    }
+
+    /// Streams the file through the analysis (and the paired-audio writer, if any).
+    private func decode(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
+        let channels = reader.format.channels
+        let session = AnalysisSession(sampleRate: reader.format.sampleRate,
+                                      configuration: preset.analysisConfiguration())
+        var interleaved = [Float](repeating: 0, count: Self.blockFrames * channels)
+        var mono = [Float](repeating: 0, count: Self.blockFrames)
+        while true {
+            let frames = try interleaved.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            if frames == 0 { break }
+            try interleaved.withUnsafeBufferPointer { block in
+                try writer?.write(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
+                mono.withUnsafeMutableBufferPointer { m in
+                    Mixdown.mono(block, frames: frames, channels: channels, into: m)
+                }
+            }
+            mono.withUnsafeBufferPointer { session.push(UnsafeBufferPointer(rebasing: $0[0..<frames])) }
+        }
+        guard session.sampleCount > 0 else {
+            throw AudioError(.empty, "holds no decodable audio frames")
+        }
+        return session.finish()
+    }
+
+    private func writerOptions(audioName: String?, source: URL) -> AHAPWriter.Options {
+        let output = preset.parameters(OutputSettings.id)
+        return AHAPWriter.Options(
+            audioFileName: audioName,
+            audioVolume: output.number("audioVolume"),
+            useVolumeEnvelope: output.flag("useVolumeEnvelope"),
+            metadata: [
+                .init(key: "Project", value: "Tactus"),
+                .init(key: "Description", value: "Haptics for \(source.lastPathComponent), made by Tactus"),
+                .init(key: "Source", value: source.lastPathComponent),
+                .init(key: "Preset", value: preset.name),
+                .init(key: "PresetHash", value: preset.hash),
+                .init(key: "ToolVersion", value: TactusVersion.current),
+            ])
+    }
+
+    private static func prepare(_ directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ConversionError(file: directory.path, reason: "output folder is a file")
+            }
+            return
+        }
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            throw ConversionError(file: directory.path, reason: "cannot create output folder: \(AtomicOutput.describe(error))")
+        }
+    }
+
+    /// Beside the sources, an existing audio file with the paired name may be the user's own
+    /// sound (e.g. `boom.wav` next to `boom.ogg`): replace it only when it already holds
+    /// exactly what we would write (a previous run's output).
+    private static func refuseToReplaceForeignAudio(_ output: AtomicOutput, besideSource: Bool) throws {
+        guard besideSource, FileManager.default.fileExists(atPath: output.destination.path) else { return }
+        if !FileManager.default.contentsEqual(atPath: output.destination.path, andPath: output.temporary.path) {
+            throw ConversionError(file: output.destination.path,
+                                  reason: "\(output.destination.lastPathComponent) already exists beside it and is not "
+                                      + "Tactus's paired audio for it; not replacing it",
+                                  hint: "write into another folder with -o")
+        }
+    }
+}
+
+/// How the AHAP's AudioCustom event gets audio that Apple platforms play, sample for sample.
+enum AudioPairing {
+    /// Pairing is off: no AudioCustom event.
+    case none
+    /// The source itself sits beside the AHAP and plays as it is.
+    case reference(name: String)
+    /// WAV/AIFF/CAF source copied unchanged next to the AHAP.
+    case copy(URL)
+    /// Anything else (FLAC, OGG, Opus, MP3, …) decoded into a WAV with the same rate,
+    /// channels and frames: Apple devices do not reliably play OGG/Opus, and MP3 decoders
+    /// differ in priming delay, which would shift sound against touch.
+    case transcode(URL, WAVWriter.SampleFormat)
+
+    static func choose(for reader: AudioFileReader, into directory: URL, stem: String, enabled: Bool) -> AudioPairing {
+        guard enabled else { return .none }
+        let source = reader.url
+        if reader.isApplePlayable {
+            if directory.standardizedFileURL.path == source.deletingLastPathComponent().standardizedFileURL.path {
+                return .reference(name: source.lastPathComponent)
+            }
+            return .copy(directory.appendingPathComponent(source.lastPathComponent))
+        }
+        return .transcode(directory.appendingPathComponent(stem + ".wav"), .preserving(reader.format.encoding))
+    }
+
+    /// The file this pairing writes, if it writes one.
+    var destination: URL? {
+        switch self {
+        case .none, .reference: return nil
+        case .copy(let url), .transcode(let url, _): return url
+        }
+    }
+
+    /// Name written into `EventWaveformPath`, relative to the AHAP.
+    var audioName: String? {
+        switch self {
+        case .none: return nil
+        case .reference(let name): return name
+        case .copy(let url), .transcode(let url, _): return url.lastPathComponent
+        }
+    }
+
+    func playedURL(in directory: URL, source: URL) -> URL? {
+        audioName.map { directory.appendingPathComponent($0) }
+    }
+}

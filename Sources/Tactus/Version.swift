@@ -1,0 +1,5 @@
+/// The tool's version, written into every AHAP's metadata so outputs can be traced and
+/// rebuilt when it changes.
+public enum TactusVersion {
+    public static let current = "0.1.0"
+}

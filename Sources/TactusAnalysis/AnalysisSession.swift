@@ -1,0 +1,117 @@
+import Foundation
+
+/// Frame geometry settings, a part of its own so presets tune it like any other.
+public enum FrameSettings: TunablePart {
+    public static let id = "stft"
+    public static let summary = "Analysis window and hop, in milliseconds (independent of the sample rate)."
+    public static let parameters: [ParameterDescriptor] = [
+        .number("windowMs", 5...200, default: 20, unit: "ms", help: "Analysis window length (Hann)."),
+        .number("hopMs", 1...50, default: 5, unit: "ms", help: "Time between frames; also the envelope's resolution."),
+    ]
+}
+
+/// Everything the analysis stage needs, validated.
+public struct AnalysisConfiguration {
+    public var frame: ParameterSet
+    public var onsetMethod: any OnsetMethod.Type
+    public var onset: ParameterSet
+    public var peaks: ParameterSet
+    public var attack: ParameterSet
+    public var centroid: ParameterSet
+
+    public init(frame: ParameterSet, onsetMethod: any OnsetMethod.Type, onset: ParameterSet,
+                peaks: ParameterSet, attack: ParameterSet, centroid: ParameterSet) {
+        self.frame = frame
+        self.onsetMethod = onsetMethod
+        self.onset = onset
+        self.peaks = peaks
+        self.attack = attack
+        self.centroid = centroid
+    }
+
+    /// Every part at its defaults, with the given onset method's tuned peak-picking defaults.
+    public static func defaults(method: any OnsetMethod.Type = SuperFlux.self) throws -> AnalysisConfiguration {
+        try AnalysisConfiguration(
+            frame: ParameterSet(FrameSettings.parameters),
+            onsetMethod: method,
+            onset: ParameterSet(method.parameters),
+            peaks: ParameterSet(PeakPicker.parameters, method.peakPickingDefaults),
+            attack: ParameterSet(AttackLocator.parameters),
+            centroid: ParameterSet(CentroidAnalyzer.parameters))
+    }
+}
+
+/// What the analysis found in one signal: named per-frame features and the onsets.
+public struct AnalysisResult {
+    public var sampleRate: Double
+    public var sampleCount: Int
+    /// Seconds between frames; frame k is centred at `k * hopSeconds`.
+    public var hopSeconds: Double
+    /// Per-frame outputs by name (`rms.db`, `centroid.hz`, `onset.novelty`, `onset.threshold`).
+    public var features: [String: [Float]]
+    public var onsets: [DetectedOnset]
+
+    public var duration: Double { Double(sampleCount) / sampleRate }
+
+    public func feature(_ name: String) -> [Float] {
+        guard let values = features[name] else { preconditionFailure("no feature named \(name)") }
+        return values
+    }
+}
+
+/// One streaming analysis pass: push mono blocks as they are decoded, then `finish()`.
+///
+/// Memory is bounded by the window, the onset history and the per-frame features (a few
+/// floats per hop), never by the whole signal.
+public final class AnalysisSession {
+    public let geometry: FrameGeometry
+    private let stft: STFT
+    private let onsets: OnsetDetector
+    private let analyzers: [FrameAnalyzer]
+    /// Samples pushed so far.
+    public private(set) var sampleCount = 0
+
+    public init(sampleRate: Double, configuration: AnalysisConfiguration) {
+        geometry = FrameGeometry(sampleRate: sampleRate, windowMs: configuration.frame.number("windowMs"),
+                                 hopMs: configuration.frame.number("hopMs"))
+        stft = STFT(geometry: geometry)
+        onsets = OnsetDetector(
+            method: configuration.onsetMethod.init(parameters: configuration.onset, geometry: geometry),
+            picker: PeakPicker(parameters: configuration.peaks, geometry: geometry),
+            locator: AttackLocator(parameters: configuration.attack, geometry: geometry),
+            geometry: geometry)
+        analyzers = [LevelAnalyzer(), CentroidAnalyzer(parameters: configuration.centroid), onsets]
+    }
+
+    /// Samples handed on at once; the onset history is sized to cover one such chunk beyond
+    /// the frames still being judged, so it never drops a sample the attack locator needs.
+    static let chunk = OnsetDetector.maxChunk
+
+    public func push(_ samples: UnsafeBufferPointer<Float>) {
+        sampleCount += samples.count
+        var start = 0
+        while start < samples.count {
+            let piece = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk)])
+            onsets.append(samples: piece)
+            stft.push(piece, analyse)
+            start += piece.count
+        }
+    }
+
+    public func push(_ samples: [Float]) {
+        samples.withUnsafeBufferPointer { push($0) }
+    }
+
+    public func finish() -> AnalysisResult {
+        stft.finish(analyse)
+        let detected = onsets.finish()
+        var features: [String: [Float]] = [:]
+        for analyzer in analyzers { features.merge(analyzer.outputs) { $1 } }
+        return AnalysisResult(sampleRate: geometry.sampleRate, sampleCount: sampleCount,
+                              hopSeconds: geometry.hopSeconds, features: features, onsets: detected)
+    }
+
+    private func analyse(_ frame: SpectralFrame) {
+        for analyzer in analyzers { analyzer.process(frame) }
+    }
+}

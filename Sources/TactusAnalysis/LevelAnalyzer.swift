@@ -1,0 +1,71 @@
+import Foundation
+
+/// Loudness envelope: RMS of each frame's raw samples, in dBFS (a full-scale sine is −3 dB).
+public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
+    public static let id = "rms"
+    public static let summary = "RMS level of each frame in dBFS (the loudness envelope)."
+    public static let parameters: [ParameterDescriptor] = []
+    public static let output = "rms.db"
+
+    private var levels: [Float] = []
+
+    public init() {}
+
+    public func process(_ frame: SpectralFrame) {
+        levels.append(frame.levelDb)
+    }
+
+    public var outputs: [String: [Float]] { [Self.output: levels] }
+}
+
+/// Brightness: magnitude-weighted mean frequency of each frame within a band, in Hz.
+///
+/// Frames with no energy in the band report 0; the mapper holds the previous sharpness
+/// there instead of jumping.
+public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
+    public static let id = "centroid"
+    public static let summary = "Spectral centroid of each frame in Hz (brightness)."
+    public static let parameters: [ParameterDescriptor] = [
+        .number("minHz", 0...2000, default: 20, unit: "Hz", help: "Lowest frequency counted."),
+        .number("maxHz", 1000...48000, default: 16000, unit: "Hz",
+                help: "Highest frequency counted (capped at Nyquist); keeps results independent of the sample rate."),
+    ]
+    public static let output = "centroid.hz"
+
+    private let minHz: Double
+    private let maxHz: Double
+    private var centroids: [Float] = []
+
+    public init(parameters: ParameterSet) {
+        minHz = parameters.number("minHz")
+        maxHz = parameters.number("maxHz")
+    }
+
+    public func process(_ frame: SpectralFrame) {
+        centroids.append(Self.centroid(of: frame, minHz: minHz, maxHz: maxHz))
+    }
+
+    /// Centroid of one frame's magnitudes between `minHz` and `maxHz`; 0 when the band is empty.
+    public static func centroid(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
+        let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
+        var weighted: Float = 0, total: Float = 0
+        frame.magnitude.withUnsafeBufferPointer { m in
+            for k in lo..<hi {
+                weighted += Float(k) * m[k]
+                total += m[k]
+            }
+        }
+        return total > 1e-9 ? weighted / total * Float(frame.binHz) : 0
+    }
+
+    public var outputs: [String: [Float]] { [Self.output: centroids] }
+}
+
+extension SpectralFrame {
+    /// Bins whose centre lies in `minHz…maxHz` (clipped to Nyquist), as a half-open range.
+    public func binRange(minHz: Double, maxHz: Double) -> (Int, Int) {
+        let lo = max(0, Int((minHz / binHz).rounded(.up)))
+        let hi = min(magnitude.count, Int((maxHz / binHz).rounded(.down)) + 1)
+        return (min(lo, hi), hi)
+    }
+}

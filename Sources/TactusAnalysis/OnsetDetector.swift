@@ -1,0 +1,87 @@
+import Foundation
+
+/// An onset found in the signal, already moved onto its attack.
+public struct DetectedOnset: Equatable, Sendable {
+    /// Attack start in seconds (sample-accurate).
+    public var time: Double
+    /// Attack start as a sample index.
+    public var sample: Int
+    /// Frame whose novelty peak detected it.
+    public var frame: Int
+    /// Novelty at that frame.
+    public var strength: Float
+    /// Threshold the novelty had to exceed there.
+    public var threshold: Float
+    /// Frame level (dBFS) of the attack, the loudest of the detecting frame and the two after.
+    public var levelDb: Float
+    /// Peak absolute sample value of the attack, in dBFS.
+    public var peakDb: Float
+}
+
+/// Runs an onset method over the frames, picks peaks with a short look-ahead and places
+/// each onset on its attack while the waveform is still in a short history buffer.
+public final class OnsetDetector: FrameAnalyzer {
+    public static let noveltyOutput = "onset.novelty"
+    public static let thresholdOutput = "onset.threshold"
+    /// Largest number of samples `append(samples:)` takes at once.
+    public static let maxChunk = 1024
+
+    private var method: any OnsetMethod
+    private let picker: PeakPicker
+    private let locator: AttackLocator
+    private let geometry: FrameGeometry
+    private var history: SampleHistory
+    private var novelty: [Float] = []
+    private var thresholds: [Float] = []
+    private var levels: [Float] = []
+    private var judged = 0
+    private var candidates: [DetectedOnset] = []
+
+    public init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry) {
+        self.method = method
+        self.picker = picker
+        self.locator = locator
+        self.geometry = geometry
+        history = SampleHistory(capacity: locator.reach + (picker.lookahead + 4) * geometry.hop
+                                    + geometry.windowLength + Self.maxChunk)
+    }
+
+    /// Feeds the raw mono samples (at most `maxChunk` at a time); call before pushing the
+    /// same samples through the STFT.
+    public func append(samples: UnsafeBufferPointer<Float>) {
+        precondition(samples.count <= Self.maxChunk)
+        history.append(samples)
+    }
+
+    public func process(_ frame: SpectralFrame) {
+        novelty.append(method.novelty(of: frame))
+        levels.append(frame.levelDb)
+        while judged + picker.lookahead < novelty.count { judge(judged) }
+    }
+
+    /// Judges the frames left at the end of the signal and applies the file-level gates.
+    public func finish() -> [DetectedOnset] {
+        while judged < novelty.count { judge(judged) }
+        let loudest = levels.max() ?? -120
+        return candidates.filter { picker.passesGates(levelDb: $0.levelDb, loudestDb: loudest) }
+    }
+
+    public var outputs: [String: [Float]] {
+        [Self.noveltyOutput: novelty, Self.thresholdOutput: thresholds]
+    }
+
+    private func judge(_ m: Int) {
+        judged += 1
+        thresholds.append(picker.threshold(at: m, novelty: novelty))
+        guard picker.isPeak(m, novelty: novelty, levels: levels) else { return }
+        let previous = candidates.last
+        let notBefore = previous.map { $0.sample + 1 } ?? 0
+        let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
+        let time = Double(attack.sample) / geometry.sampleRate
+        if let previous, time - previous.time < picker.minInterval { return }
+        let level = levels[m...min(levels.count - 1, m + 2)].max()!
+        candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
+                                        threshold: thresholds[m], levelDb: level,
+                                        peakDb: decibels(amplitude: attack.peak)))
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A value a preset can give to a parameter.
+public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case flag(Bool)
+    case choice(String)
+
+    public var description: String {
+        switch self {
+        case .number(let value): return ParameterValue.format(value)
+        case .flag(let value): return value ? "true" : "false"
+        case .choice(let value): return "\"\(value)\""
+        }
+    }
+
+    /// Shortest decimal text that reads back as the same Double (no exponent for ordinary values).
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
+
+/// Describes one tunable parameter of a part: what a preset may set and what it means.
+///
+/// Units live in the name (`minIntervalMs`, `lowHz`, `floorDb`) so a preset reads the same
+/// at any sample rate; `unit` repeats it for help text and the generated schema.
+public struct ParameterDescriptor: Sendable {
+    public enum Kind: Sendable, Equatable {
+        case number(ClosedRange<Double>)
+        case integer(ClosedRange<Double>)
+        case flag
+        case choice([String])
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let unit: String
+    public let defaultValue: ParameterValue
+    public let help: String
+
+    public static func number(_ name: String, _ range: ClosedRange<Double>, default value: Double,
+                              unit: String = "", help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, kind: .number(range), unit: unit, defaultValue: .number(value), help: help)
+    }
+
+    public static func integer(_ name: String, _ range: ClosedRange<Double>, default value: Double,
+                               unit: String = "", help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, kind: .integer(range), unit: unit, defaultValue: .number(value), help: help)
+    }
+
+    public static func flag(_ name: String, default value: Bool, help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, kind: .flag, unit: "", defaultValue: .flag(value), help: help)
+    }
+
+    public static func choice(_ name: String, _ options: [String], default value: String,
+                              help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, kind: .choice(options), unit: "", defaultValue: .choice(value), help: help)
+    }
+
+    /// Checks a value against this descriptor; the message names the value and the allowed range.
+    public func check(_ value: ParameterValue) -> String? {
+        switch (kind, value) {
+        case (.number(let range), .number(let v)):
+            guard v.isFinite, range.contains(v) else { return "\(value) is outside \(Self.describe(range))" }
+        case (.integer(let range), .number(let v)):
+            guard v.isFinite, v == v.rounded() else { return "\(value) is not a whole number" }
+            guard range.contains(v) else { return "\(value) is outside \(Self.describe(range))" }
+        case (.flag, .flag):
+            break
+        case (.choice(let options), .choice(let v)):
+            guard options.contains(v) else {
+                return "\(value) is not one of \(options.map { "\"\($0)\"" }.joined(separator: ", "))"
+            }
+        default:
+            return "\(value) has the wrong type (expected \(expectedType))"
+        }
+        return nil
+    }
+
+    public var expectedType: String {
+        switch kind {
+        case .number: return "a number"
+        case .integer: return "a whole number"
+        case .flag: return "true or false"
+        case .choice(let options): return "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
+        }
+    }
+
+    static func describe(_ range: ClosedRange<Double>) -> String {
+        "\(ParameterValue.format(range.lowerBound))…\(ParameterValue.format(range.upperBound))"
+    }
+}
+
+/// A part of the pipeline that a preset selects and tunes: an analyzer, an onset method,
+/// a mapper stage or a writer. `parameters` is its whole public surface.
+public protocol TunablePart {
+    /// Stable identifier used in presets.
+    static var id: String { get }
+    /// One line for `presets list`, help and the schema.
+    static var summary: String { get }
+    static var parameters: [ParameterDescriptor] { get }
+}
+
+/// Validated parameter values for one part. Built once, then read-only (Vamp's `initialise`).
+public struct ParameterSet: Equatable, Sendable {
+    public private(set) var values: [String: ParameterValue]
+
+    /// Resolves `given` over the descriptors' defaults; refuses unknown names and bad values.
+    public init(_ descriptors: [ParameterDescriptor], _ given: [String: ParameterValue] = [:]) throws {
+        var values: [String: ParameterValue] = [:]
+        for d in descriptors { values[d.name] = d.defaultValue }
+        for (name, value) in given {
+            guard let d = descriptors.first(where: { $0.name == name }) else {
+                throw ParameterError.unknown(name: name, suggestion: closestName(to: name, in: descriptors.map(\.name)))
+            }
+            if let problem = d.check(value) { throw ParameterError.invalid(name: name, problem: problem) }
+            values[name] = value
+        }
+        self.values = values
+    }
+
+    public func number(_ name: String) -> Double {
+        guard case .number(let v)? = values[name] else { preconditionFailure("no number parameter \(name)") }
+        return v
+    }
+
+    public func flag(_ name: String) -> Bool {
+        guard case .flag(let v)? = values[name] else { preconditionFailure("no flag parameter \(name)") }
+        return v
+    }
+
+    public func choice(_ name: String) -> String {
+        guard case .choice(let v)? = values[name] else { preconditionFailure("no choice parameter \(name)") }
+        return v
+    }
+}
+
+public enum ParameterError: Error, Equatable, CustomStringConvertible {
+    case unknown(name: String, suggestion: String?)
+    case invalid(name: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name, let suggestion):
+            return "unknown parameter \"\(name)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
+        case .invalid(let name, let problem):
+            return "\(name) = \(problem)"
+        }
+    }
+}
+
+/// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
+public func closestName(to name: String, in candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
+    return best.1 <= max(2, name.count / 3) ? best.0 : nil
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Decides which novelty peaks are onsets: a local maximum that stands `delta` above the
+/// local median, at least `minIntervalMs` after the previous onset, and that comes with a
+/// real rise in level (so a wobble inside one sound's decay or a noise bed does not fire).
+/// The silence gates relative to the file's loudest frame are applied once the file is done.
+public struct PeakPicker: TunablePart {
+    public static let id = "peaks"
+    public static let summary = "Adaptive-threshold peak picking with minimum interval, rise check and silence gates."
+    public static let parameters: [ParameterDescriptor] = [
+        .number("delta", 0...100, default: 3, unit: "novelty",
+                help: "How far a peak must rise above the local median of the novelty (dB per bin for the flux methods)."),
+        .number("preMaxMs", 0...500, default: 30, unit: "ms", help: "A peak must be the maximum over this span before it."),
+        .number("postMaxMs", 0...200, default: 30, unit: "ms", help: "…and over this span after it."),
+        .number("preMedianMs", 10...2000, default: 150, unit: "ms", help: "Span before the peak for the adaptive median."),
+        .number("postMedianMs", 0...200, default: 60, unit: "ms", help: "Span after the peak for the adaptive median."),
+        .number("minIntervalMs", 0...2000, default: 50, unit: "ms",
+                help: "Minimum time between two transients (Apple's HIG: do not overwhelm)."),
+        .number("minRiseDb", 0...40, default: 4, unit: "dB",
+                help: "The level after the peak must exceed the quietest level in the rise window by this much."),
+        .number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level."),
+        .number("relativeGateDb", 10...120, default: 40, unit: "dB",
+                help: "Ignore onsets whose attack is more than this below the file's loudest frame."),
+        .number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
+                help: "Ignore onsets whose attack level is below this (dBFS), whatever the file."),
+    ]
+
+    let delta: Float
+    let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
+    let minInterval: Double
+    let minRiseDb: Float
+    let riseWindow: Int
+    let relativeGateDb: Float
+    let absoluteFloorDb: Float
+    /// Frames of novelty needed after a frame before it can be judged.
+    let lookahead: Int
+
+    public init(parameters: ParameterSet, geometry: FrameGeometry) {
+        func frames(_ name: String) -> Int {
+            Int((parameters.number(name) / 1000 / geometry.hopSeconds).rounded())
+        }
+        delta = Float(parameters.number("delta"))
+        preMax = frames("preMaxMs")
+        postMax = frames("postMaxMs")
+        preMedian = max(1, frames("preMedianMs"))
+        postMedian = frames("postMedianMs")
+        minInterval = parameters.number("minIntervalMs") / 1000
+        minRiseDb = Float(parameters.number("minRiseDb"))
+        riseWindow = max(1, frames("riseWindowMs"))
+        relativeGateDb = Float(parameters.number("relativeGateDb"))
+        absoluteFloorDb = Float(parameters.number("absoluteFloorDb"))
+        lookahead = max(postMax, postMedian, 2)
+    }
+
+    /// The threshold the novelty at frame `m` must exceed (local median + delta).
+    func threshold(at m: Int, novelty: [Float]) -> Float {
+        let lo = max(0, m - preMedian), hi = min(novelty.count - 1, m + postMedian)
+        var window = Array(novelty[lo...hi])
+        window.sort()
+        return window[window.count / 2] + delta
+    }
+
+    /// Whether frame `m` is an onset candidate. `levels` are frame levels in dB.
+    func isPeak(_ m: Int, novelty: [Float], levels: [Float]) -> Bool {
+        let value = novelty[m]
+        guard value > 0 else { return false }
+        let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
+        for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
+        guard value >= threshold(at: m, novelty: novelty) else { return false }
+        return rise(at: m, levels: levels) >= minRiseDb
+    }
+
+    /// Level gained at frame `m`: the loudest of the next few frames over the quietest before.
+    func rise(at m: Int, levels: [Float]) -> Float {
+        let after = levels[m...min(levels.count - 1, m + 2)].max()!
+        let before = levels[max(0, m - riseWindow)...m].min()!
+        return after - before
+    }
+
+    /// Whether an attack at `levelDb` passes the silence gates, given the file's loudest frame.
+    func passesGates(levelDb: Float, loudestDb: Float) -> Bool {
+        levelDb >= absoluteFloorDb && levelDb >= loudestDb - relativeGateDb
+    }
+}

@@ -1,0 +1,78 @@
+/// Spectral flux on log-compressed magnitudes: the mean rise in dB per bin since the
+/// previous frame. Robust for most hits; fooled somewhat by vibrato and noise beds.
+public struct SpectralFlux: OnsetMethod {
+    public static let id = "spectralFlux"
+    public static let summary = "Mean positive dB change per bin between consecutive frames."
+    public static let parameters = LogSpectrum.parameters
+    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(4)]
+
+    private let floorDb: Float
+    private let minHz: Double, maxHz: Double
+    private var previous: [Float] = []
+    private var current: [Float] = []
+
+    public init(parameters: ParameterSet, geometry: FrameGeometry) {
+        floorDb = Float(parameters.number("floorDb"))
+        minHz = parameters.number("minHz")
+        maxHz = parameters.number("maxHz")
+    }
+
+    public mutating func novelty(of frame: SpectralFrame) -> Float {
+        LogSpectrum.fill(&current, from: frame, range: frame.binRange(minHz: minHz, maxHz: maxHz), floorDb: floorDb)
+        defer { swap(&previous, &current) }
+        guard previous.count == current.count, !current.isEmpty else { return 0 }
+        var rise: Float = 0
+        for k in 0..<current.count { rise += max(0, current[k] - previous[k]) }
+        return rise / Float(current.count)
+    }
+}
+
+/// SuperFlux (Böck & Widmer 2013): like spectral flux, but each bin is compared with the
+/// maximum of its neighbours a few frames back, so vibrato, tremolo and the random
+/// fluctuation of noise beds do not read as new sounds. The default method.
+public struct SuperFlux: OnsetMethod {
+    public static let id = "superflux"
+    public static let summary = "Spectral flux against a frequency max-filtered, lagged reference (robust to vibrato and noise)."
+    public static let parameters = LogSpectrum.parameters + [
+        .integer("maxFilterBins", 0...8, default: 2, unit: "bins",
+                 help: "Half-width of the frequency maximum filter applied to the reference frame."),
+        .number("lagMs", 1...50, default: 10, unit: "ms", help: "How far back the reference frame lies."),
+    ]
+    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(3)]
+
+    private let floorDb: Float
+    private let minHz: Double, maxHz: Double
+    private let width: Int
+    private let lag: Int
+    private var history: [[Float]] = []
+    private var filtered: [Float] = []
+    private var current: [Float] = []
+
+    public init(parameters: ParameterSet, geometry: FrameGeometry) {
+        floorDb = Float(parameters.number("floorDb"))
+        minHz = parameters.number("minHz")
+        maxHz = parameters.number("maxHz")
+        width = Int(parameters.number("maxFilterBins"))
+        lag = max(1, Int((parameters.number("lagMs") / 1000 / geometry.hopSeconds).rounded()))
+    }
+
+    public mutating func novelty(of frame: SpectralFrame) -> Float {
+        LogSpectrum.fill(&current, from: frame, range: frame.binRange(minHz: minHz, maxHz: maxHz), floorDb: floorDb)
+        defer {
+            history.append(current)
+            if history.count > lag { history.removeFirst() }
+        }
+        guard history.count == lag, let reference = history.first, reference.count == current.count,
+              !current.isEmpty else { return 0 }
+        let n = current.count
+        if filtered.count != n { filtered = Array(repeating: 0, count: n) }
+        for k in 0..<n {
+            var m = reference[k]
+            for j in max(0, k - width)...min(n - 1, k + width) { m = max(m, reference[j]) }
+            filtered[k] = m
+        }
+        var rise: Float = 0
+        for k in 0..<n { rise += max(0, current[k] - filtered[k]) }
+        return rise / Float(n)
+    }
+}

@@ -1,0 +1,137 @@
+import CSndFile
+import Foundation
+
+/// What a file's header says about its audio.
+public struct AudioFormat: Equatable, Sendable {
+    public var sampleRate: Double
+    public var channels: Int
+    /// Frame count from the header (libsndfile's; for some compressed formats an estimate).
+    public var frames: Int64
+    /// Container, e.g. "WAV", "FLAC", "OGG", "MP3" (libsndfile's major format name).
+    public var container: String
+    /// Sample encoding, e.g. "PCM_16", "FLOAT", "VORBIS".
+    public var encoding: String
+    /// Raw libsndfile format word, for writers that want to mirror it.
+    public var formatCode: Int32
+
+    public var duration: Double { Double(frames) / sampleRate }
+}
+
+/// Streams interleaved float frames from any file libsndfile reads, block by block.
+///
+/// Opens read-only: the source is never modified. Every failure becomes an `AudioError`.
+public final class AudioFileReader {
+    public let url: URL
+    public let format: AudioFormat
+    private let handle: OpaquePointer
+
+    /// Sample rates and channel counts outside these are refused as absurd (a corrupt header).
+    public static let sampleRates: ClosedRange<Double> = 1_000...768_000
+    public static let maxChannels = 64
+
+    public init(url: URL) throws {
+        self.url = url
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw AudioError(.notFound, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw AudioError(.isDirectory, "is a directory, not an audio file") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw AudioError(.unreadable, "cannot be read (permission denied)")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { throw AudioError(.empty, "is empty (0 bytes)") }
+
+        var info = SF_INFO()
+        guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {
+            let message = String(cString: sf_strerror(nil))
+            throw AudioError(.notAudio, "is not audio libsndfile can read: \(message)",
+                             hint: "supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more")
+        }
+        self.handle = handle
+        // Float reads of integer files come back in -1…1; clip float-to-int on write.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        format = AudioFormat(sampleRate: Double(info.samplerate), channels: Int(info.channels), frames: info.frames,
+                             container: Self.name(ofMajor: info.format & Int32(SF_FORMAT_TYPEMASK)),
+                             encoding: Self.name(ofSubtype: info.format & Int32(SF_FORMAT_SUBMASK)),
+                             formatCode: info.format)
+        guard Self.sampleRates.contains(format.sampleRate) else {
+            sf_close(handle)
+            throw AudioError(.unsupported, "has an implausible sample rate of \(info.samplerate) Hz",
+                             hint: "expected 1 kHz…768 kHz")
+        }
+        guard (1...Self.maxChannels).contains(format.channels) else {
+            sf_close(handle)
+            throw AudioError(.unsupported, "has \(info.channels) channels",
+                             hint: "Tactus reads 1…\(Self.maxChannels) channels")
+        }
+        guard info.frames > 0 else {
+            sf_close(handle)
+            throw AudioError(.empty, "holds no audio frames")
+        }
+    }
+
+    deinit {
+        sf_close(handle)
+    }
+
+    /// Reads up to `buffer.count / channels` interleaved frames; returns frames read (0 at the end).
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        let wanted = buffer.count / format.channels
+        let got = Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
+        if got < wanted {
+            let code = sf_error(handle)
+            if code != 0 {
+                throw AudioError(.decodeFailed, "could not be decoded: \(String(cString: sf_strerror(handle)))")
+            }
+        }
+        return got
+    }
+
+    /// Whether Apple platforms play this container/encoding as it is, so it can be paired unchanged.
+    public var isApplePlayable: Bool {
+        let containers: Set<String> = ["WAV", "AIFF", "CAF"]
+        let encodings: Set<String> = ["PCM_S8", "PCM_U8", "PCM_16", "PCM_24", "PCM_32", "FLOAT", "DOUBLE",
+                                      "ULAW", "ALAW", "IMA_ADPCM"]
+        return containers.contains(format.container) && encodings.contains(format.encoding)
+    }
+
+    static func name(ofMajor code: Int32) -> String {
+        switch code {
+        case Int32(SF_FORMAT_WAV): return "WAV"
+        case Int32(SF_FORMAT_WAVEX): return "WAV"
+        case Int32(SF_FORMAT_AIFF): return "AIFF"
+        case Int32(SF_FORMAT_CAF): return "CAF"
+        case Int32(SF_FORMAT_FLAC): return "FLAC"
+        case Int32(SF_FORMAT_OGG): return "OGG"
+        case Int32(SF_FORMAT_MPEG): return "MP3"
+        case Int32(SF_FORMAT_W64): return "W64"
+        case Int32(SF_FORMAT_RF64): return "RF64"
+        case Int32(SF_FORMAT_AU): return "AU"
+        case Int32(SF_FORMAT_RAW): return "RAW"
+        default: return String(format: "0x%06X", code)
+        }
+    }
+
+    static func name(ofSubtype code: Int32) -> String {
+        switch code {
+        case Int32(SF_FORMAT_PCM_S8): return "PCM_S8"
+        case Int32(SF_FORMAT_PCM_U8): return "PCM_U8"
+        case Int32(SF_FORMAT_PCM_16): return "PCM_16"
+        case Int32(SF_FORMAT_PCM_24): return "PCM_24"
+        case Int32(SF_FORMAT_PCM_32): return "PCM_32"
+        case Int32(SF_FORMAT_FLOAT): return "FLOAT"
+        case Int32(SF_FORMAT_DOUBLE): return "DOUBLE"
+        case Int32(SF_FORMAT_ULAW): return "ULAW"
+        case Int32(SF_FORMAT_ALAW): return "ALAW"
+        case Int32(SF_FORMAT_IMA_ADPCM): return "IMA_ADPCM"
+        case Int32(SF_FORMAT_MS_ADPCM): return "MS_ADPCM"
+        case Int32(SF_FORMAT_VORBIS): return "VORBIS"
+        case Int32(SF_FORMAT_OPUS): return "OPUS"
+        case Int32(SF_FORMAT_MPEG_LAYER_III): return "MPEG_LAYER_III"
+        case Int32(SF_FORMAT_MPEG_LAYER_II): return "MPEG_LAYER_II"
+        case Int32(SF_FORMAT_MPEG_LAYER_I): return "MPEG_LAYER_I"
+        default: return String(format: "0x%04X", code)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CSndFile
+import Foundation
+
+/// Writes interleaved float frames to a WAV file through libsndfile, block by block.
+public final class WAVWriter {
+    public enum SampleFormat: Sendable {
+        case pcm16, pcm24, pcm32, float
+
+        var code: Int32 {
+            switch self {
+            case .pcm16: return Int32(SF_FORMAT_PCM_16)
+            case .pcm24: return Int32(SF_FORMAT_PCM_24)
+            case .pcm32: return Int32(SF_FORMAT_PCM_32)
+            case .float: return Int32(SF_FORMAT_FLOAT)
+            }
+        }
+
+        /// The WAV encoding that holds a source encoding without losing resolution it has.
+        /// Lossy codecs decode to float but carry no more than 16 bits of meaning.
+        public static func preserving(_ encoding: String) -> SampleFormat {
+            switch encoding {
+            case "PCM_24": return .pcm24
+            case "PCM_32": return .pcm32
+            case "FLOAT", "DOUBLE": return .float
+            default: return .pcm16
+            }
+        }
+    }
+
+    public let channels: Int
+    private let handle: OpaquePointer
+    private var closed = false
+
+    public init(url: URL, sampleRate: Int, channels: Int, format: SampleFormat) throws {
+        self.channels = channels
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        // RF64 lifts WAV's 4 GB limit; with auto-downgrade the file is a plain WAV when it fits.
+        info.format = Int32(SF_FORMAT_RF64) | format.code
+        guard let handle = sf_open(url.path, Int32(SFM_WRITE), &info) else {
+            throw AudioError(.writeFailed, "cannot write audio: \(String(cString: sf_strerror(nil)))")
+        }
+        self.handle = handle
+        sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+    }
+
+    deinit {
+        if !closed { sf_close(handle) }
+    }
+
+    public func write(_ frames: UnsafeBufferPointer<Float>) throws {
+        let count = frames.count / channels
+        let written = sf_writef_float(handle, frames.baseAddress, sf_count_t(count))
+        guard written == count else {
+            throw AudioError(.writeFailed, "cannot write audio: \(String(cString: sf_strerror(handle)))")
+        }
+    }
+
+    /// Flushes and closes; errors here mean the file is incomplete (e.g. disk full).
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        sf_write_sync(handle)
+        if sf_close(handle) != 0 {
+            throw AudioError(.writeFailed, "cannot finish writing audio (disk full?)")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import TactusAHAP
+import TactusAnalysis
+
+/// Turns analysis features into a format-free `HapticTrack`: transients at the onsets, a
+/// gated continuous intensity that follows the loudness envelope, and sharpness that
+/// follows brightness.
+public struct HapticMapper {
+    let perFile: Bool
+    let silenceDb: Double
+    let transients: ParameterSet
+    let intensity: ParameterSet
+    let sharpness: ParameterSet
+
+    public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
+        perFile = loudness.choice("normalization") == "perFile"
+        silenceDb = loudness.number("silenceDb")
+        self.transients = transients
+        self.intensity = intensity
+        self.sharpness = sharpness
+    }
+
+    public func map(_ analysis: AnalysisResult) -> HapticTrack {
+        let levels = analysis.feature(LevelAnalyzer.output).map(Double.init)
+        let loudest = levels.max() ?? -120
+        var track = HapticTrack(duration: analysis.duration)
+        guard loudest >= silenceDb else { return track }
+        let reference = perFile ? loudest : 0
+        let relative = levels.map { $0 - reference }
+        let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
+        if transients.flag("enabled") {
+            track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness)
+        }
+        if intensity.flag("enabled") {
+            track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness)
+        }
+        return track
+    }
+
+    // MARK: Transients
+
+    private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Double],
+                               brightness: [Double]) -> [HapticTrack.Transient] {
+        let scale = DecibelScale(floorDb: transients.number("floorDb"), ceilingDb: transients.number("ceilingDb"),
+                                 gamma: transients.number("gamma"))
+        let low = transients.number("minIntensity"), high = transients.number("maxIntensity")
+        let window = transients.number("attackWindowMs") / 1000
+        return analysis.onsets.map { onset in
+            let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
+            let level = frames.map { relativeLevels[$0] }.max() ?? -120
+            // Brightness of the attack, weighted by each frame's power so the loudest part speaks.
+            var weighted = 0.0, total = 0.0
+            for k in frames {
+                let w = pow(10, relativeLevels[k] / 10)
+                weighted += w * brightness[k]
+                total += w
+            }
+            let sharp = total > 0 ? weighted / total : brightness[frames.lowerBound]
+            return HapticTrack.Transient(time: onset.time, intensity: low + (high - low) * scale(level),
+                                         sharpness: sharp)
+        }
+    }
+
+    /// Frames whose centres fall in `from…to`, at least one.
+    private func frameRange(from: Double, to: Double, analysis: AnalysisResult) -> ClosedRange<Int> {
+        let count = analysis.features[LevelAnalyzer.output]?.count ?? 0
+        let first = min(count - 1, max(0, Int((from / analysis.hopSeconds).rounded(.up))))
+        let last = min(count - 1, max(first, Int((to / analysis.hopSeconds).rounded(.down))))
+        return first...last
+    }
+
+    // MARK: Sharpness
+
+    /// Sharpness per frame: log-mapped centroid, held through frames too quiet to have a
+    /// meaningful brightness, then smoothed.
+    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Double]) -> [Double] {
+        let scale = LogFrequencyScale(lowHz: sharpness.number("lowHz"), highHz: sharpness.number("highHz"))
+        let audible = intensity.number("floorDb")
+        let centroids = analysis.feature(CentroidAnalyzer.output)
+        var held: Double?
+        var raw = [Double](repeating: 0, count: centroids.count)
+        for k in centroids.indices {
+            if relativeLevels[k] > audible, centroids[k] > 0 { held = scale(Double(centroids[k])) }
+            raw[k] = held ?? -1
+        }
+        // Frames before the first audible one take its value, so nothing starts at 0 or 1.
+        let first = raw.first { $0 >= 0 } ?? 0.5
+        raw = raw.map { $0 < 0 ? first : $0 }
+        let ms = sharpness.number("smoothingMs")
+        return EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smooth(raw)
+    }
+
+    // MARK: Continuous regions
+
+    private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Double],
+                            brightness: [Double]) -> [HapticTrack.ContinuousRegion] {
+        let hop = analysis.hopSeconds
+        let scale = DecibelScale(floorDb: intensity.number("floorDb"), ceilingDb: intensity.number("ceilingDb"),
+                                 gamma: intensity.number("gamma"))
+        let ceiling = intensity.number("maxIntensity")
+        let follower = EnvelopeFollower(attackMs: intensity.number("attackMs"),
+                                        releaseMs: intensity.number("releaseMs"), stepSeconds: hop)
+        let values = follower.smooth(relativeLevels.map { ceiling * scale($0) })
+        let spans = gatedSpans(values, gate: intensity.number("gate"),
+                               mergeGap: Int(intensity.number("mergeGapMs") / 1000 / hop),
+                               minLength: Int(intensity.number("minRegionMs") / 1000 / hop))
+        let duration = analysis.duration
+        return spans.map { span in
+            let start = Double(span.lowerBound) * hop
+            let end = min(duration, Double(span.upperBound) * hop)
+            let intensityPoints = span.map { HapticTrack.Point(time: min(end, Double($0) * hop), value: values[$0]) }
+            let sharpnessPoints = span.map { HapticTrack.Point(time: min(end, Double($0) * hop), value: brightness[$0]) }
+            return HapticTrack.ContinuousRegion(
+                start: start, end: end,
+                intensity: fade(CurveSimplifier.simplify(intensityPoints, tolerance: intensity.number("tolerance")),
+                                start: start, end: end),
+                sharpness: CurveSimplifier.simplify(sharpnessPoints, tolerance: sharpness.number("tolerance")))
+        }
+    }
+
+    /// Frame spans where `values` exceed `gate`, joined across short gaps, long enough to feel.
+    /// Each span runs one frame past its last loud frame, so the curve can fall to the gate.
+    func gatedSpans(_ values: [Double], gate: Double, mergeGap: Int, minLength: Int) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        var k = 0
+        while k < values.count {
+            guard values[k] > gate else { k += 1; continue }
+            var end = k
+            while end < values.count, values[end] > gate { end += 1 }
+            let span = k..<min(values.count, end + 1)
+            if let last = spans.last, span.lowerBound - last.upperBound <= mergeGap {
+                spans[spans.count - 1] = last.lowerBound..<span.upperBound
+            } else {
+                spans.append(span)
+            }
+            k = end
+        }
+        return spans.filter { $0.count > max(1, minLength) }
+    }
+
+    /// Ends a region's intensity at 0 so the continuous event fades out rather than stopping
+    /// at full strength; the start keeps its value so a sharp attack stays sharp.
+    private func fade(_ points: [HapticTrack.Point], start: Double, end: Double) -> [HapticTrack.Point] {
+        var points = points
+        if let last = points.last, last.value > 0 {
+            if last.time >= end { points[points.count - 1].value = 0 } else { points.append(.init(time: end, value: 0)) }
+        }
+        return points
+    }
+}

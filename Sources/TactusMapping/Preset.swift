@@ -1,0 +1,122 @@
+import Foundation
+import TactusAnalysis
+
+/// A preset problem, located by file and JSON path:
+/// `mine.json: mapping.intensity.gamma = 7 is outside 0.2…4`.
+public struct PresetError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    public let message: String
+
+    public init(file: String, _ message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { "\(file): \(message)" }
+}
+
+/// One preset file as written: its own values only, before inheritance.
+public struct PresetFile: Equatable {
+    public static let schemaVersion = 1
+    public static let topLevelKeys = ["schemaVersion", "name", "description", "extends"]
+
+    /// Where it came from (a path, or `--set` for command-line overrides).
+    public var source: String
+    public var name: String
+    public var description: String
+    public var extends: String?
+    /// Values by section path, then parameter name. `onset.method` is stored as a choice.
+    public var values: [String: [String: ParameterValue]]
+
+    public init(source: String, name: String, description: String = "", extends: String? = nil,
+                values: [String: [String: ParameterValue]] = [:]) {
+        self.source = source
+        self.name = name
+        self.description = description
+        self.extends = extends
+        self.values = values
+    }
+
+    /// Parses a preset's JSON, checking its shape (keys and value types, not ranges: those
+    /// depend on the resolved onset method and are checked when the chain is resolved).
+    public static func parse(_ data: Data, source: String) throws -> PresetFile {
+        let fileName = (source as NSString).lastPathComponent
+        let json: JSONValue
+        do { json = try JSONValue.parse(data) } catch {
+            throw PresetError(file: fileName, "is not valid JSON (\(Self.describe(error)))")
+        }
+        guard case .object(let top) = json else { throw PresetError(file: fileName, "must hold a JSON object") }
+        var preset = PresetFile(source: source, name: (fileName as NSString).deletingPathExtension)
+        let sectionRoots = Set(PresetSections.all.map { $0.path.split(separator: ".").first.map(String.init)! })
+        for key in top.keys.sorted() {
+            let value = top[key]!
+            switch key {
+            case "schemaVersion":
+                guard case .number(let v) = value, v == Double(schemaVersion) else {
+                    throw PresetError(file: fileName, "schemaVersion must be \(schemaVersion)")
+                }
+            case "name":
+                preset.name = try string(value, key, fileName)
+            case "description":
+                preset.description = try string(value, key, fileName)
+            case "extends":
+                preset.extends = try string(value, key, fileName)
+            case "$schema":
+                break
+            case _ where sectionRoots.contains(key):
+                try preset.readSection(value, path: key, fileName: fileName)
+            default:
+                let known = topLevelKeys + sectionRoots.sorted()
+                throw PresetError(file: fileName, "unknown key \"\(key)\"" + suggestion(key, known))
+            }
+        }
+        return preset
+    }
+
+    private mutating func readSection(_ value: JSONValue, path: String, fileName: String) throws {
+        guard case .object(let entries) = value else {
+            throw PresetError(file: fileName, "\(path) must be an object, not \(value.typeName)")
+        }
+        if PresetSections.named(path) == nil {
+            // A grouping such as `mapping`: every entry is a subsection.
+            let children = PresetSections.all.map(\.path).filter { $0.hasPrefix(path + ".") }
+            for key in entries.keys.sorted() {
+                let child = path + "." + key
+                guard children.contains(child) else {
+                    let names = children.map { String($0.dropFirst(path.count + 1)) }
+                    throw PresetError(file: fileName, "unknown section \"\(child)\"" + Self.suggestion(key, names))
+                }
+                try readSection(entries[key]!, path: child, fileName: fileName)
+            }
+            return
+        }
+        var section: [String: ParameterValue] = [:]
+        for key in entries.keys.sorted() {
+            switch entries[key]! {
+            case .number(let n): section[key] = .number(n)
+            case .bool(let b): section[key] = .flag(b)
+            case .string(let s): section[key] = .choice(s)
+            case let other:
+                throw PresetError(file: fileName, "\(path).\(key) must be a number, boolean or string, not \(other.typeName)")
+            }
+        }
+        values[path] = section
+    }
+
+    private static func string(_ value: JSONValue, _ key: String, _ fileName: String) throws -> String {
+        guard case .string(let s) = value else { throw PresetError(file: fileName, "\(key) must be a string") }
+        return s
+    }
+
+    static func suggestion(_ name: String, _ candidates: [String]) -> String {
+        closestName(to: name, in: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
+                ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,39 @@
+import TactusAnalysis
+
+/// The sections a preset may hold, each tuning one part, in the order they are written.
+///
+/// `onset` is special: its `method` key selects an onset method by id, and its other keys
+/// are that method's parameters.
+public enum PresetSections {
+    public struct Section {
+        public let path: String
+        public let summary: String
+        /// Descriptors for this section; for `onset` they depend on the method.
+        public let descriptors: (any OnsetMethod.Type) -> [ParameterDescriptor]
+    }
+
+    public static let onset = "onset"
+    public static let methodKey = "method"
+
+    public static let all: [Section] = [
+        fixed(FrameSettings.self),
+        Section(path: onset, summary: "Onset detection method (selected by \"method\") and its parameters.",
+                descriptors: { $0.parameters }),
+        fixed(PeakPicker.self),
+        fixed(AttackLocator.self),
+        fixed(CentroidAnalyzer.self),
+        fixed(LoudnessSettings.self),
+        fixed(TransientSettings.self),
+        fixed(IntensitySettings.self),
+        fixed(SharpnessSettings.self),
+        fixed(OutputSettings.self),
+    ]
+
+    public static func named(_ path: String) -> Section? {
+        all.first { $0.path == path }
+    }
+
+    private static func fixed(_ part: any TunablePart.Type) -> Section {
+        Section(path: part.id, summary: part.summary, descriptors: { _ in part.parameters })
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import TactusAnalysis
+
+/// A preset with its inheritance chain and overrides applied, every value validated, and
+/// the origin of each value recorded. Built once per run; read-only afterwards.
+public struct ResolvedPreset {
+    public let name: String
+    public let description: String
+    /// Files of the chain, the preset itself first, then its parents.
+    public let chain: [String]
+    public let onsetMethod: any OnsetMethod.Type
+    /// Validated parameters by section path.
+    public let sections: [String: ParameterSet]
+    /// Where each value came from, by `section.key`: "default", "method superflux", a file, or "--set".
+    public let origins: [String: String]
+
+    /// Resolves `files` (root ancestor first, the preset itself, then command-line overrides
+    /// last) in order: parameter default → method default → each file → overrides.
+    public init(resolving files: [PresetFile]) throws {
+        guard let leaf = files.last(where: { $0.source != PresetFile.overrideSource }) else {
+            throw PresetError(file: "preset", "no preset given")
+        }
+        name = leaf.name
+        description = leaf.description
+        chain = files.filter { $0.source != PresetFile.overrideSource }.reversed().map(\.source)
+
+        // The onset method first: it decides which onset parameters exist.
+        var methodId = SuperFlux.id
+        var methodSource = "default"
+        for file in files {
+            if let value = file.values[PresetSections.onset]?[PresetSections.methodKey] {
+                guard case .choice(let id) = value, OnsetMethods.named(id) != nil else {
+                    let ids = OnsetMethods.all.map { $0.id }
+                    throw PresetError(file: file.displayName,
+                                      "onset.method = \(value) is not a known onset method (one of \(ids.joined(separator: ", ")))"
+                                          + PresetFile.suggestion("\(value)".trimmingCharacters(in: ["\""]), ids))
+                }
+                methodId = id
+                methodSource = file.displayName
+            }
+        }
+        let method = OnsetMethods.named(methodId)!
+        onsetMethod = method
+
+        var sections: [String: ParameterSet] = [:]
+        var origins: [String: String] = ["onset.method": methodSource]
+        for section in PresetSections.all {
+            var currentMethod = ParameterValue.choice(SuperFlux.id)
+            let descriptors = section.descriptors(method)
+            var given: [String: ParameterValue] = [:]
+            for d in descriptors { origins["\(section.path).\(d.name)"] = "default" }
+            if section.path == PeakPicker.id {
+                for (key, value) in method.peakPickingDefaults {
+                    given[key] = value
+                    origins["\(section.path).\(key)"] = "method \(method.id)"
+                }
+            }
+            for file in files {
+                guard var values = file.values[section.path] else { continue }
+                if section.path == PresetSections.onset, let own = values.removeValue(forKey: PresetSections.methodKey),
+                   own != currentMethod {
+                    // Switching method drops the parameters ancestors set for the previous one.
+                    currentMethod = own
+                    given = [:]
+                    for d in descriptors { origins["\(section.path).\(d.name)"] = "default" }
+                }
+                for key in values.keys.sorted() {
+                    let value = values[key]!
+                    guard let d = descriptors.first(where: { $0.name == key }) else {
+                        throw PresetError(file: file.displayName,
+                                          "unknown key \"\(section.path).\(key)\""
+                                              + PresetFile.suggestion(key, descriptors.map(\.name)))
+                    }
+                    if let problem = d.check(value) {
+                        throw PresetError(file: file.displayName, "\(section.path).\(key) = \(problem)")
+                    }
+                    given[key] = value
+                    origins["\(section.path).\(key)"] = file.displayName
+                }
+            }
+            sections[section.path] = try ParameterSet(descriptors, given)
+        }
+        self.sections = sections
+        self.origins = origins
+    }
+
+    public func parameters(_ section: String) -> ParameterSet {
+        guard let set = sections[section] else { preconditionFailure("no preset section \(section)") }
+        return set
+    }
+
+    public func analysisConfiguration() -> AnalysisConfiguration {
+        AnalysisConfiguration(frame: parameters(FrameSettings.id), onsetMethod: onsetMethod,
+                              onset: parameters(PresetSections.onset), peaks: parameters(PeakPicker.id),
+                              attack: parameters(AttackLocator.id), centroid: parameters(CentroidAnalyzer.id))
+    }
+
+    public func mapper() -> HapticMapper {
+        HapticMapper(loudness: parameters(LoudnessSettings.id), transients: parameters(TransientSettings.id),
+                     intensity: parameters(IntensitySettings.id), sharpness: parameters(SharpnessSettings.id))
+    }
+
+    /// Every resolved value as `section.key = value`, sorted: the canonical text that the
+    /// hash covers, so two runs agree on "same preset" exactly when every value agrees.
+    public var canonicalLines: [String] {
+        var lines = ["onset.method = \"\(onsetMethod.id)\""]
+        for section in PresetSections.all {
+            let set = parameters(section.path)
+            for key in set.values.keys.sorted() { lines.append("\(section.path).\(key) = \(set.values[key]!)") }
+        }
+        return lines
+    }
+
+    /// A short, stable fingerprint of the resolved values (FNV-1a 64, hex).
+    public var hash: String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in canonicalLines.joined(separator: "\n").utf8 {
+            h ^= UInt64(byte)
+            h = h &* 0x100_0000_01b3
+        }
+        return String(format: "%016llx", h)
+    }
+}
+
+extension PresetFile {
+    /// The pseudo-source of command-line `--set` overrides.
+    public static let overrideSource = "--set"
+
+    /// The name used in messages: the file's name, or `--set`.
+    public var displayName: String {
+        source == Self.overrideSource ? source : (source as NSString).lastPathComponent
+    }
+
+    /// Builds the override layer from `section.key=value` strings (`--set`, repeatable).
+    public static func overrides(_ assignments: [String]) throws -> PresetFile {
+        var file = PresetFile(source: overrideSource, name: overrideSource)
+        for assignment in assignments {
+            guard let eq = assignment.firstIndex(of: "="), let dot = assignment[..<eq].lastIndex(of: ".") else {
+                throw PresetError(file: overrideSource, "\"\(assignment)\" is not section.key=value")
+            }
+            let section = String(assignment[..<dot])
+            let key = String(assignment[assignment.index(after: dot)..<eq])
+            let text = String(assignment[assignment.index(after: eq)...])
+            guard PresetSections.named(section) != nil else {
+                throw PresetError(file: overrideSource, "unknown section \"\(section)\""
+                                  + suggestion(section, PresetSections.all.map(\.path)))
+            }
+            let value: ParameterValue
+            if text == "true" || text == "false" { value = .flag(text == "true") }
+            else if let n = Double(text) { value = .number(n) }
+            else { value = .choice(text) }
+            file.values[section, default: [:]][key] = value
+        }
+        return file
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Maps a level in dB onto 0…1: `floorDb` → 0, `ceilingDb` → 1, shaped by `gamma`
+/// (below 1 lifts quiet passages, above 1 keeps them lighter).
+public struct DecibelScale: Equatable, Sendable {
+    public var floorDb: Double
+    public var ceilingDb: Double
+    public var gamma: Double
+
+    public init(floorDb: Double, ceilingDb: Double, gamma: Double) {
+        self.floorDb = floorDb
+        self.ceilingDb = max(ceilingDb, floorDb + 0.1)
+        self.gamma = gamma
+    }
+
+    public func callAsFunction(_ db: Double) -> Double {
+        let x = (db - floorDb) / (ceilingDb - floorDb)
+        return pow(min(1, max(0, x)), gamma)
+    }
+}
+
+/// Maps a frequency onto sharpness 0…1 on a logarithmic axis: `lowHz` → 0, `highHz` → 1,
+/// because pitch and brightness are perceived on log-frequency.
+public struct LogFrequencyScale: Equatable, Sendable {
+    public var lowHz: Double
+    public var highHz: Double
+
+    public init(lowHz: Double, highHz: Double) {
+        self.lowHz = max(1, lowHz)
+        self.highHz = max(highHz, self.lowHz * 1.01)
+    }
+
+    public func callAsFunction(_ hz: Double) -> Double {
+        guard hz > 0 else { return 0 }
+        let x = log(hz / lowHz) / log(highHz / lowHz)
+        return min(1, max(0, x))
+    }
+}

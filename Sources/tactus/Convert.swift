@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Tactus
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert audio files into harmonized AHAP files.",
+        discussion: """
+        For each input, writes <stem>.ahap and the audio its AudioCustom event plays:
+        a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus,
+        MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the
+        sound on the device is exactly the sound that was analysed.
+        Without -o, outputs go beside each input; inputs are never modified or replaced.
+        Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole
+        file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
+
+        Examples:
+          tactus convert boom.wav -o out/
+          tactus convert sfx/*.ogg -o out/ --preset impacts
+          tactus convert hit.flac --set mapping.intensity.gamma=0.7
+        """)
+
+    @Argument(help: "Audio files to convert.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing).", valueName: "dir"))
+    var output: String?
+
+    @OptionGroup var presetOptions: PresetOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let preset = try presetOptions.resolve()
+        let converter = Converter(preset: preset)
+        let urls = inputs.map { URL(fileURLWithPath: $0) }
+        let protected = Set(urls.map { $0.standardizedFileURL.path })
+        let outputDirectory = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let stems = OutputNaming.stems(for: urls) { outputDirectory ?? $0.deletingLastPathComponent() }
+        var failures = 0
+        for url in urls {
+            do {
+                let result = try converter.convert(url, to: outputDirectory, stem: stems[url], protectedPaths: protected)
+                if !quiet {
+                    let t = result.track
+                    print("\(url.path) → \(result.ahap.path)  (\(t.transients.count) transients, "
+                          + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")
+                }
+            } catch {
+                report(error)
+                failures += 1
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

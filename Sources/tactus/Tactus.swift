@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct TactusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tactus",
+        abstract: "Turn sound effects into haptics that feel the way they sound.",
+        discussion: """
+        Tactus analyses audio (onsets, loudness, brightness) and writes a harmonized AHAP:
+        Core Haptics transients at the attacks, continuous intensity and sharpness that follow
+        the sound, and an AudioCustom event that plays the original audio in sync.
+
+        Examples:
+          tactus convert boom.wav -o out/            # out/boom.ahap + out/boom.wav
+          tactus convert sfx/*.ogg -o out/ --preset default
+          tactus validate out/boom.ahap
+          tactus analyze boom.wav --format csv
+
+        Exit codes: 0 success, 1 some inputs failed, 64 usage error.
+        """,
+        version: "tactus \(TactusCLIVersion.text)",
+        subcommands: [Convert.self, Validate.self, Analyze.self, Presets.self])
+}

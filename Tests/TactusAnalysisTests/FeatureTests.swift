@@ -1,0 +1,85 @@
+import XCTest
+@testable import TactusAnalysis
+import TactusTestSupport
+
+/// Runs a whole signal through a default analysis session, in uneven blocks as a decoder would.
+func analyse(_ signal: [Float], sampleRate: Double, configuration: AnalysisConfiguration? = nil) throws -> AnalysisResult {
+    let session = AnalysisSession(sampleRate: sampleRate, configuration: try configuration ?? .defaults())
+    var start = 0
+    var block = 1000
+    while start < signal.count {
+        let end = min(signal.count, start + block)
+        signal[start..<end].withUnsafeBufferPointer { session.push($0) }
+        start = end
+        block = block == 1000 ? 4096 : 1000
+    }
+    return session.finish()
+}
+
+final class FeatureTests: XCTestCase {
+    func testRMSOfASineIsThreeDecibelsBelowItsPeak() throws {
+        let result = try analyse(Signals.sine(hz: 1000, seconds: 1, sampleRate: 44100, amplitude: 0.5), sampleRate: 44100)
+        let levels = result.feature("rms.db")
+        let middle = levels[20..<(levels.count - 20)]
+        for level in middle { XCTAssertEqual(Double(level), 20 * log10(0.5 / 2.0.squareRoot()), accuracy: 0.1) }
+    }
+
+    func testCentroidOfASineIsItsFrequencyAtAnyRate() throws {
+        for sr in [22050.0, 44100, 48000, 96000] {
+            for hz in [250.0, 1000, 4000] {
+                let result = try analyse(Signals.sine(hz: hz, seconds: 0.5, sampleRate: sr), sampleRate: sr)
+                let centroids = result.feature("centroid.hz")
+                let middle = Array(centroids[10..<(centroids.count - 10)])
+                let mean = middle.reduce(0, +) / Float(middle.count)
+                XCTAssertEqual(Double(mean), hz, accuracy: hz * 0.05, "\(hz) Hz at \(sr)")
+            }
+        }
+    }
+
+    func testFrameCountAndTimesFollowTheHop() throws {
+        let sr = 48000.0
+        let result = try analyse([Float](repeating: 0, count: 48000), sampleRate: sr)
+        XCTAssertEqual(result.hopSeconds, 0.005, accuracy: 1e-9)
+        XCTAssertEqual(result.feature("rms.db").count, STFT.frameCount(sampleCount: 48000, hop: 240))
+        XCTAssertEqual(result.duration, 1, accuracy: 1e-9)
+    }
+
+    func testClicksAreFoundOnTheirFirstSample() throws {
+        let onsets = [0.1003, 0.4217, 0.75, 1.2051]
+        for sr in [22050.0, 44100, 96000] {
+            let signal = Signals.clicks(at: onsets, seconds: 1.5, sampleRate: sr)
+            let found = try analyse(signal, sampleRate: sr).onsets.map(\.time)
+            XCTAssertEqual(found.count, onsets.count, "\(sr) Hz: \(found)")
+            for (f, o) in zip(found, onsets) { XCTAssertEqual(f, o, accuracy: 1.0 / sr + 1e-9, "\(sr) Hz") }
+        }
+    }
+
+    func testSilenceAndSteadyNoiseHaveNoOnsets() throws {
+        XCTAssertEqual(try analyse([Float](repeating: 0, count: 44100), sampleRate: 44100).onsets.count, 0)
+        let noise = Signals.noise(seconds: 3, sampleRate: 44100, amplitude: 0.3)
+        // The noise's own start is an onset; nothing after it is.
+        let found = try analyse(noise, sampleRate: 44100).onsets
+        XCTAssertLessThanOrEqual(found.count, 1, "\(found.map(\.time))")
+        XCTAssertTrue(found.allSatisfy { $0.time < 0.05 })
+    }
+
+    func testEveryOnsetMethodFindsCleanClicks() throws {
+        let onsets = [0.2, 0.5, 0.9]
+        let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
+        for method in OnsetMethods.all {
+            let found = try analyse(signal, sampleRate: 44100, configuration: .defaults(method: method)).onsets.map(\.time)
+            XCTAssertEqual(found.count, 3, "\(method.id): \(found)")
+            for (f, o) in zip(found, onsets) { XCTAssertEqual(f, o, accuracy: 0.002, method.id) }
+        }
+    }
+
+    func testParametersAreValidated() {
+        XCTAssertThrowsError(try ParameterSet(PeakPicker.parameters, ["delta": .number(-1)])) { error in
+            XCTAssertEqual("\(error)", "delta = -1 is outside 0…100")
+        }
+        XCTAssertThrowsError(try ParameterSet(PeakPicker.parameters, ["minIntervalMS": .number(10)])) { error in
+            XCTAssertEqual("\(error)", "unknown parameter \"minIntervalMS\" (did you mean \"minIntervalMs\"?)")
+        }
+        XCTAssertThrowsError(try ParameterSet(PeakPicker.parameters, ["delta": .flag(true)]))
+    }
+}
