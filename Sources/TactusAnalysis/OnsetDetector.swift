@@ -63,7 +63,9 @@ public final class OnsetDetector: FrameAnalyzer {
     public func finish() -> [DetectedOnset] {
         while judged < novelty.count { judge(judged) }
         let loudest = levels.max() ?? -120
-        return candidates.filter { picker.passesGates(levelDb: $0.levelDb, loudestDb: loudest) }
+        return candidates.filter {
+            picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
+        }
     }
 
     public var outputs: [String: [Float]] {

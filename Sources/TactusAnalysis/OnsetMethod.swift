@@ -24,22 +24,27 @@ public enum OnsetMethods {
     }
 }
 
-/// Parameters shared by methods that compare log magnitudes between frames.
-enum LogSpectrum {
+/// Parameters shared by the spectral methods: the level counted as silence and the band
+/// that contributes.
+enum SpectrumLimits {
     static let parameters: [ParameterDescriptor] = [
-        .number("floorDb", -140 ... -30, default: -90, unit: "dB",
-                help: "Magnitudes below this level (dBFS) count as silence, so hiss and dither cannot make onsets."),
+        .number("floorDb", -160 ... -30, default: -100, unit: "dB",
+                help: "Levels below this (dBFS) count as silence, so hiss and dither cannot make onsets."),
         .number("minHz", 0...2000, default: 30, unit: "Hz", help: "Lowest frequency that contributes."),
         .number("maxHz", 1000...48000, default: 16000, unit: "Hz",
                 help: "Highest frequency that contributes (capped at Nyquist), so the same sound at 22.05 and 96 kHz scores alike."),
     ]
+}
 
-    /// Log magnitudes in dB with a floor, for the bins of `range`.
-    static func fill(_ out: inout [Float], from frame: SpectralFrame, range: (Int, Int), floorDb: Float) {
-        let (lo, hi) = range
-        if out.count != hi - lo { out = Array(repeating: floorDb, count: max(0, hi - lo)) }
-        frame.magnitude.withUnsafeBufferPointer { m in
-            for k in lo..<hi { out[k - lo] = decibels(amplitude: m[k], floorDb: floorDb) }
-        }
+/// Parameters of the flux methods, which compare log band levels between frames.
+enum LogSpectrum {
+    static let parameters: [ParameterDescriptor] = SpectrumLimits.parameters + [
+        .number("bandsPerOctave", 1...48, default: 12, unit: "bands",
+                help: "Resolution of the log-frequency filterbank; every octave weighs the same."),
+    ]
+
+    static func filterbank(_ parameters: ParameterSet, _ geometry: FrameGeometry) -> LogFilterbank {
+        LogFilterbank(geometry: geometry, minHz: parameters.number("minHz"), maxHz: parameters.number("maxHz"),
+                      bandsPerOctave: parameters.number("bandsPerOctave"))
     }
 }

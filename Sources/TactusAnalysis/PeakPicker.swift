@@ -14,11 +14,14 @@ public struct PeakPicker: TunablePart {
         .number("postMaxMs", 0...200, default: 30, unit: "ms", help: "…and over this span after it."),
         .number("preMedianMs", 10...2000, default: 150, unit: "ms", help: "Span before the peak for the adaptive median."),
         .number("postMedianMs", 0...200, default: 60, unit: "ms", help: "Span after the peak for the adaptive median."),
-        .number("minIntervalMs", 0...2000, default: 50, unit: "ms",
+        .number("minIntervalMs", 0...2000, default: 60, unit: "ms",
                 help: "Minimum time between two transients (Apple's HIG: do not overwhelm)."),
         .number("minRiseDb", 0...40, default: 4, unit: "dB",
                 help: "The level after the peak must exceed the quietest level in the rise window by this much."),
         .number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level."),
+        .number("swellDb", 0...60, default: 12, unit: "dB",
+                help: "Refuse an onset whose first 40 ms stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off)."),
+        .number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level."),
         .number("relativeGateDb", 10...120, default: 40, unit: "dB",
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame."),
         .number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
@@ -32,6 +35,9 @@ public struct PeakPicker: TunablePart {
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
+    let swellDb: Float
+    let swellWindow: Int
+    let attackFrames: Int
     /// Frames of novelty needed after a frame before it can be judged.
     let lookahead: Int
 
@@ -49,6 +55,9 @@ public struct PeakPicker: TunablePart {
         riseWindow = max(1, frames("riseWindowMs"))
         relativeGateDb = Float(parameters.number("relativeGateDb"))
         absoluteFloorDb = Float(parameters.number("absoluteFloorDb"))
+        swellDb = Float(parameters.number("swellDb"))
+        swellWindow = max(1, frames("swellWindowMs"))
+        attackFrames = max(1, Int((0.04 / geometry.hopSeconds).rounded()))
         lookahead = max(postMax, postMedian, 2)
     }
 
@@ -77,8 +86,13 @@ public struct PeakPicker: TunablePart {
         return after - before
     }
 
-    /// Whether an attack at `levelDb` passes the silence gates, given the file's loudest frame.
-    func passesGates(levelDb: Float, loudestDb: Float) -> Bool {
-        levelDb >= absoluteFloorDb && levelDb >= loudestDb - relativeGateDb
+    /// Whether an onset at frame `m` whose attack is at `levelDb` passes the silence gates
+    /// (given the file's loudest frame) and is an attack rather than the start of a swell.
+    func passesGates(frame m: Int, levelDb: Float, loudestDb: Float, levels: [Float]) -> Bool {
+        guard levelDb >= absoluteFloorDb, levelDb >= loudestDb - relativeGateDb else { return false }
+        guard swellDb > 0 else { return true }
+        let attack = levels[m...min(levels.count - 1, m + attackFrames)].max()!
+        let swell = levels[m...min(levels.count - 1, m + swellWindow)].max()!
+        return attack >= swell - swellDb
     }
 }

@@ -1,24 +1,23 @@
-/// Spectral flux on log-compressed magnitudes: the mean rise in dB per bin since the
-/// previous frame. Robust for most hits; fooled somewhat by vibrato and noise beds.
+/// Spectral flux on log-compressed band levels: the mean rise in dB per log-frequency band
+/// since the previous frame. Robust for most hits; fooled somewhat by vibrato and noise beds.
 public struct SpectralFlux: OnsetMethod {
     public static let id = "spectralFlux"
-    public static let summary = "Mean positive dB change per bin between consecutive frames."
+    public static let summary = "Mean positive dB change per log-frequency band between consecutive frames."
     public static let parameters = LogSpectrum.parameters
     public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(4)]
 
     private let floorDb: Float
-    private let minHz: Double, maxHz: Double
+    private let bands: LogFilterbank
     private var previous: [Float] = []
     private var current: [Float] = []
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
         floorDb = Float(parameters.number("floorDb"))
-        minHz = parameters.number("minHz")
-        maxHz = parameters.number("maxHz")
+        bands = LogSpectrum.filterbank(parameters, geometry)
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {
-        LogSpectrum.fill(&current, from: frame, range: frame.binRange(minHz: minHz, maxHz: maxHz), floorDb: floorDb)
+        bands.levels(of: frame, floorDb: floorDb, into: &current)
         defer { swap(&previous, &current) }
         guard previous.count == current.count, !current.isEmpty else { return 0 }
         var rise: Float = 0
@@ -27,21 +26,21 @@ public struct SpectralFlux: OnsetMethod {
     }
 }
 
-/// SuperFlux (Böck & Widmer 2013): like spectral flux, but each bin is compared with the
+/// SuperFlux (Böck & Widmer 2013): like spectral flux, but each band is compared with the
 /// maximum of its neighbours a few frames back, so vibrato, tremolo and the random
 /// fluctuation of noise beds do not read as new sounds. The default method.
 public struct SuperFlux: OnsetMethod {
     public static let id = "superflux"
     public static let summary = "Spectral flux against a frequency max-filtered, lagged reference (robust to vibrato and noise)."
     public static let parameters = LogSpectrum.parameters + [
-        .integer("maxFilterBins", 0...8, default: 2, unit: "bins",
+        .integer("maxFilterBands", 0...8, default: 1, unit: "bands",
                  help: "Half-width of the frequency maximum filter applied to the reference frame."),
         .number("lagMs", 1...50, default: 10, unit: "ms", help: "How far back the reference frame lies."),
     ]
     public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(3)]
 
     private let floorDb: Float
-    private let minHz: Double, maxHz: Double
+    private let bands: LogFilterbank
     private let width: Int
     private let lag: Int
     private var history: [[Float]] = []
@@ -50,14 +49,13 @@ public struct SuperFlux: OnsetMethod {
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
         floorDb = Float(parameters.number("floorDb"))
-        minHz = parameters.number("minHz")
-        maxHz = parameters.number("maxHz")
-        width = Int(parameters.number("maxFilterBins"))
+        bands = LogSpectrum.filterbank(parameters, geometry)
+        width = Int(parameters.number("maxFilterBands"))
         lag = max(1, Int((parameters.number("lagMs") / 1000 / geometry.hopSeconds).rounded()))
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {
-        LogSpectrum.fill(&current, from: frame, range: frame.binRange(minHz: minHz, maxHz: maxHz), floorDb: floorDb)
+        bands.levels(of: frame, floorDb: floorDb, into: &current)
         defer {
             history.append(current)
             if history.count > lag { history.removeFirst() }

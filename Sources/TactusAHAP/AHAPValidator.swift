@@ -1,0 +1,396 @@
+import Foundation
+
+/// One finding of `AHAPValidator`, printable on one line.
+public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        /// The file will not load, or will not play as written.
+        case error
+        /// The file plays, but probably not as its author meant.
+        case warning
+    }
+
+    /// What was found; stable, for tools and tests (messages may be reworded).
+    public enum Kind: String, Sendable {
+        case invalidJSON, numberOutOfRange, wrongType, missingKey, unknownKey, duplicateKey
+        case unsupportedVersion, elementShape, unknownEventType, unknownParameter, valueOutOfRange
+        case negativeTime, missingDuration, nonPositiveDuration, durationTooLong
+        case missingWaveformPath, audioFileNotFound
+        case emptyCurve, tooManyControlPoints, decreasingControlPointTime, absoluteControlPointTimes
+        case missingParameter, transientScaledByControl, transientSharpnessShiftedByControl
+        case controlLeaksIntoLaterEvents, controlLeftSetAfterLastEvent
+    }
+
+    public var severity: Severity
+    public var kind: Kind
+    /// JSON path such as `Pattern[3].Event.EventDuration`; empty for the whole file.
+    public var location: String
+    public var message: String
+
+    public init(severity: Severity, kind: Kind, location: String, message: String) {
+        self.severity = severity
+        self.kind = kind
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String {
+        "\(severity.rawValue): \(location.isEmpty ? "(file)" : location): \(message)"
+    }
+}
+
+/// All findings for one file.
+public struct AHAPValidationReport: Equatable, Sendable, CustomStringConvertible {
+    public var diagnostics: [AHAPDiagnostic]
+
+    public init(diagnostics: [AHAPDiagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+    public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    /// True when there is no error (warnings allowed).
+    public var isValid: Bool { errorCount == 0 }
+
+    /// One line per diagnostic, then a summary line.
+    public var description: String {
+        let summary = "\(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")"
+        return (diagnostics.map(\.description) + [summary]).joined(separator: "\n")
+    }
+}
+
+/// Checks an AHAP file against what Core Haptics accepts and plays as written.
+///
+/// Core Haptics silently clamps out-of-range values and ignores unknown keys, so a file
+/// can load and still feel wrong; this validator names each such problem with its JSON
+/// path. It reads raw bytes (not an `AHAPDocument`) so that it can see what the model
+/// cannot hold: wrong types, duplicate keys, unknown keys, numbers that overflow. Ranges
+/// come from `AHAPParameterID` (CHHapticParameter.h). After the structural checks, the
+/// pattern is played through `PatternEvaluator` to warn about transients that a control
+/// scales or shifts and about controls left non-neutral after the events they shape.
+public struct AHAPValidator: Sendable {
+    /// Directory `EventWaveformPath` is resolved against; nil skips the file-exists check.
+    public var baseDirectory: URL?
+
+    /// How far a transient may play from its written values before it is worth a warning.
+    public static let transientTolerance = 0.01
+
+    public init(baseDirectory: URL? = nil) {
+        self.baseDirectory = baseDirectory
+    }
+
+    /// Validates a file on disk, resolving audio paths next to it unless `baseDirectory` is set.
+    public func validate(contentsOf url: URL) -> AHAPValidationReport {
+        guard let data = try? Data(contentsOf: url) else {
+            return AHAPValidationReport(diagnostics: [AHAPDiagnostic(
+                severity: .error, kind: .invalidJSON, location: "", message: "cannot read \(url.path)")])
+        }
+        var validator = self
+        validator.baseDirectory = baseDirectory ?? url.deletingLastPathComponent()
+        return validator.validate(data)
+    }
+
+    public func validate(_ data: Data) -> AHAPValidationReport {
+        var check = Checker(baseDirectory: baseDirectory)
+        let json: JSONValue
+        do {
+            json = try JSONReader.parse(data)
+        } catch {
+            check.error(.invalidJSON, "", "\(error)")
+            return AHAPValidationReport(diagnostics: check.diagnostics)
+        }
+        check.duplicateKeys(Node(json, path: ""))
+        check.document(Node(json, path: ""))
+        // Files with value errors still play (clamped), so they are still worth playing here.
+        do {
+            check.playback(try AHAPDecoder().decode(json))
+        } catch {
+            // A shape error the checks above have named already; never let one pass unnamed.
+            if check.diagnostics.allSatisfy({ $0.severity == .warning }) {
+                check.error(.wrongType, (error as? AHAPDecodingError)?.path ?? "", "\(error)")
+            }
+        }
+        return AHAPValidationReport(diagnostics: check.diagnostics)
+    }
+}
+
+/// The checks, accumulating diagnostics as they walk the file.
+private struct Checker {
+    let baseDirectory: URL?
+    var diagnostics: [AHAPDiagnostic] = []
+
+    mutating func error(_ kind: AHAPDiagnostic.Kind, _ location: String, _ message: String) {
+        diagnostics.append(AHAPDiagnostic(severity: .error, kind: kind, location: location, message: message))
+    }
+
+    mutating func warning(_ kind: AHAPDiagnostic.Kind, _ location: String, _ message: String) {
+        diagnostics.append(AHAPDiagnostic(severity: .warning, kind: kind, location: location, message: message))
+    }
+
+    // MARK: Typed reads that report instead of throwing
+
+    /// The members of an object, or nil after reporting that it is not one.
+    mutating func members(_ node: Node, allowed: Set<String>) -> [(key: String, value: Node)]? {
+        guard let members = try? node.object() else {
+            error(.wrongType, node.path, "expected an object, found \(node.json.kindName)")
+            return nil
+        }
+        for (key, value) in members where !allowed.contains(key) {
+            warning(.unknownKey, value.path, "unknown key; Core Haptics ignores it")
+        }
+        return members
+    }
+
+    /// The value under `key` read by `get` (a `Node` accessor), or nil after reporting
+    /// a missing required key or a wrong type.
+    mutating func read<T>(_ node: Node, _ key: String, required: Bool, _ get: (Node) throws -> T) -> T? {
+        guard let child = node.optional(key) else {
+            if required { error(.missingKey, node.child(key), "missing required key") }
+            return nil
+        }
+        do {
+            return try get(child)
+        } catch {
+            self.error(.wrongType, child.path, (error as? AHAPDecodingError)?.message ?? "\(error)")
+            return nil
+        }
+    }
+
+    /// A finite number under `key`; a number that overflows to infinity is reported as such.
+    mutating func number(_ node: Node, _ key: String, required: Bool) -> Double? {
+        if case .number(let value)? = node.optional(key)?.json, !value.isFinite {
+            error(.numberOutOfRange, node.child(key), "number out of range (overflows to infinity)")
+            return nil
+        }
+        return read(node, key, required: required) { try $0.number() }
+    }
+
+    mutating func time(_ node: Node, _ key: String = "Time") -> Double? {
+        let value = number(node, key, required: true)
+        if let value, value < 0 { error(.negativeTime, node.child(key), "time \(value) is negative") }
+        return value
+    }
+
+    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, _ location: String, _ id: String) {
+        guard !range.contains(value) else { return }
+        error(.valueOutOfRange, location,
+              "\(id) \(value) is outside \(range.lowerBound)…\(range.upperBound); Core Haptics clamps it silently")
+    }
+
+    // MARK: Structure
+
+    mutating func duplicateKeys(_ node: Node) {
+        switch node.json {
+        case .object(let members):
+            var seen = Set<String>()
+            for member in members where !seen.insert(member.key).inserted {
+                warning(.duplicateKey, node.child(member.key), "key appears more than once; only the last counts")
+            }
+            for (_, child) in (try? node.object()) ?? [] { duplicateKeys(child) }
+        case .array:
+            for child in (try? node.array()) ?? [] { duplicateKeys(child) }
+        default:
+            break
+        }
+    }
+
+    mutating func document(_ root: Node) {
+        guard members(root, allowed: ["Version", "Metadata", "Pattern"]) != nil else { return }
+        if let version = number(root, "Version", required: true), version != 1 {
+            warning(.unsupportedVersion, "Version", "Core Haptics documents only version 1.0, found \(version)")
+        }
+        // Metadata keys are free-form; only the values' type is checked.
+        for entry in read(root, "Metadata", required: false, { try $0.object() }) ?? [] {
+            if case .string = entry.value.json { continue }
+            warning(.wrongType, entry.value.path, "metadata values should be strings, found \(entry.value.json.kindName)")
+        }
+        guard let pattern = read(root, "Pattern", required: true, { try $0.array() }) else { return }
+        for element in pattern { self.element(element) }
+    }
+
+    mutating func element(_ node: Node) {
+        let kinds = ["Event", "Parameter", "ParameterCurve"]
+        guard let members = members(node, allowed: Set(kinds)) else { return }
+        let present = kinds.filter { kind in members.contains { $0.key == kind } }
+        guard present.count == 1, let kind = present.first, let body = node.optional(kind) else {
+            error(.elementShape, node.path, "must hold exactly one of Event, Parameter, ParameterCurve; found "
+                  + (present.isEmpty ? "none" : present.joined(separator: " and ")))
+            return
+        }
+        switch kind {
+        case "Event": event(body)
+        case "Parameter": dynamicParameter(body)
+        default: curve(body)
+        }
+    }
+
+    mutating func event(_ node: Node) {
+        guard members(node, allowed: ["Time", "EventType", "EventDuration", "EventWaveformPath",
+                                      "EventWaveformUseVolumeEnvelope", "EventWaveformLoopEnabled",
+                                      "EventParameters"]) != nil else { return }
+        _ = time(node)
+        let typeName = read(node, "EventType", required: true) { try $0.string() }
+        let type = typeName.map(AHAPEventType.init(rawValue:))
+        if let type, !AHAPEventType.known.contains(type) {
+            error(.unknownEventType, node.child("EventType"), "unknown event type \"\(type)\"; expected one of "
+                  + AHAPEventType.known.map(\.rawValue).sorted().joined(separator: ", "))
+        }
+        let durationPath = node.child("EventDuration")
+        let duration = number(node, "EventDuration", required: false)
+        if let duration, duration <= 0 {
+            error(.nonPositiveDuration, durationPath, "duration \(duration) must be greater than 0")
+        }
+        if let type, type.isContinuous {
+            if duration == nil, node.optional("EventDuration") == nil {
+                error(.missingDuration, durationPath, "\(type) events need an EventDuration")
+            } else if let duration, duration > AHAPLimits.maxContinuousDuration {
+                error(.durationTooLong, durationPath,
+                      "duration \(duration) s is over \(Int(AHAPLimits.maxContinuousDuration)) s; split the event")
+            }
+        }
+        if type == .audioCustom, node.optional("EventWaveformPath") == nil {
+            error(.missingWaveformPath, node.child("EventWaveformPath"), "AudioCustom events need an EventWaveformPath")
+        }
+        let path = read(node, "EventWaveformPath", required: false) { try $0.string() }
+        if let path, let baseDirectory {
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                error(.audioFileNotFound, node.child("EventWaveformPath"), "no file at \(url.path)")
+            }
+        }
+        _ = read(node, "EventWaveformUseVolumeEnvelope", required: false) { try $0.bool() }
+        _ = read(node, "EventWaveformLoopEnabled", required: false) { try $0.bool() }
+
+        var ids: [String] = []
+        for item in read(node, "EventParameters", required: false, { try $0.array() }) ?? [] {
+            guard members(item, allowed: ["ParameterID", "ParameterValue"]) != nil else { continue }
+            let id = read(item, "ParameterID", required: true) { try $0.string() }
+            let value = number(item, "ParameterValue", required: true)
+            guard let id else { continue }
+            ids.append(id)
+            guard let range = AHAPParameterID.eventRanges[id] else {
+                error(.unknownParameter, item.child("ParameterID"), "unknown event parameter \"\(id)\"")
+                continue
+            }
+            if let value { inRange(value, range, item.child("ParameterValue"), id) }
+        }
+        if let type, type.isHaptic {
+            for id in [AHAPParameterID.hapticIntensity, AHAPParameterID.hapticSharpness] where !ids.contains(id) {
+                warning(.missingParameter, node.child("EventParameters"),
+                        "no \(id); the event plays at Core Haptics' undocumented default")
+            }
+        }
+    }
+
+    /// A dynamic parameter ID and its description, or nil after reporting an unknown one.
+    mutating func dynamicID(_ node: Node) -> (String, AHAPParameterID.Dynamic)? {
+        guard let id = read(node, "ParameterID", required: true, { try $0.string() }) else { return nil }
+        guard let info = AHAPParameterID.dynamic[id] else {
+            error(.unknownParameter, node.child("ParameterID"), "unknown dynamic parameter \"\(id)\"")
+            return nil
+        }
+        return (id, info)
+    }
+
+    mutating func dynamicParameter(_ node: Node) {
+        guard members(node, allowed: ["ParameterID", "Time", "ParameterValue"]) != nil else { return }
+        let known = dynamicID(node)
+        _ = time(node)
+        if let value = number(node, "ParameterValue", required: true), let (id, info) = known {
+            inRange(value, info.range, node.child("ParameterValue"), id)
+        }
+    }
+
+    mutating func curve(_ node: Node) {
+        guard members(node, allowed: ["ParameterID", "Time", "ParameterCurveControlPoints"]) != nil else { return }
+        let known = dynamicID(node)
+        let start = time(node)
+        let pointsKey = "ParameterCurveControlPoints"
+        guard let points = read(node, pointsKey, required: true, { try $0.array() }) else { return }
+        if points.isEmpty { error(.emptyCurve, node.child(pointsKey), "a curve needs at least one control point") }
+        if points.count > AHAPLimits.maxControlPoints {
+            error(.tooManyControlPoints, node.child(pointsKey),
+                  "\(points.count) control points; at most \(AHAPLimits.maxControlPoints) are allowed, split the curve")
+        }
+        var previous: Double?
+        for point in points {
+            guard members(point, allowed: ["Time", "ParameterValue"]) != nil else { continue }
+            let time = self.time(point)
+            if let value = number(point, "ParameterValue", required: true), let (id, info) = known {
+                inRange(value, info.range, point.child("ParameterValue"), id)
+            }
+            guard let time else { continue }
+            if let previous, time < previous {
+                error(.decreasingControlPointTime, point.child("Time"),
+                      "time \(time) is before the previous point's \(previous); times must not decrease")
+            }
+            if previous == nil, let start, start > 0, abs(time - start) < 1e-6 {
+                warning(.absoluteControlPointTimes, point.child("Time"),
+                        "the first point's time equals the curve's Time (\(start)); control-point times are "
+                        + "relative to the curve, so absolute times here make the curve play late")
+            }
+            previous = time
+        }
+    }
+
+    // MARK: Playback
+
+    /// Warnings that need the pattern played: transients a control changes, and
+    /// controls left non-neutral beyond the haptic events they shape.
+    mutating func playback(_ document: AHAPDocument) {
+        let evaluator = PatternEvaluator(document)
+        let tolerance = AHAPValidator.transientTolerance
+        for transient in evaluator.transients {
+            let location = "Pattern[\(transient.patternIndex)].Event"
+            if abs(transient.effectiveIntensity - transient.eventIntensity) > tolerance {
+                warning(.transientScaledByControl, location,
+                        "plays at intensity \(rounded(transient.effectiveIntensity)), not its HapticIntensity "
+                        + "\(rounded(transient.eventIntensity)): HapticIntensityControl is \(rounded(transient.intensityControl)) here")
+            }
+            let shifted = transient.effectiveSharpness(.allHapticEvents)
+            if abs(shifted - transient.eventSharpness) > tolerance {
+                warning(.transientSharpnessShiftedByControl, location,
+                        "if HapticSharpnessControl reaches transients (framework header), plays at sharpness "
+                        + "\(rounded(shifted)), not \(rounded(transient.eventSharpness))")
+            }
+        }
+
+        // Haptic event intervals, sorted by start.
+        let events = document.pattern.compactMap { element -> ClosedRange<Double>? in
+            guard case .event(let event) = element, event.type.isHaptic else { return nil }
+            return event.time...(event.time + max(0, event.duration ?? 0))
+        }.sorted { $0.lowerBound < $1.lowerBound }
+        for (id, sources) in evaluator.sources.sorted(by: { $0.key < $1.key }) {
+            guard let info = AHAPParameterID.dynamic[id], info.actsOnHaptics else { continue }
+            for (k, source) in sources.enumerated() {
+                let value = min(max(source.finalValue, info.range.lowerBound), info.range.upperBound)
+                guard abs(value - info.neutral) > 1e-4 else { continue }
+                let kind = document.pattern[source.patternIndex].isCurve ? "ParameterCurve" : "Parameter"
+                let location = "Pattern[\(source.patternIndex)].\(kind)"
+                let holdEnd = k + 1 < sources.count ? sources[k + 1].start : Double.infinity
+                if k + 1 == sources.count {
+                    warning(.controlLeftSetAfterLastEvent, location,
+                            "leaves \(id) at \(rounded(value)) after the last haptic event ends (\(rounded(evaluator.hapticEndTime)) s); "
+                            + "a pattern should end with its controls neutral (\(rounded(info.neutral)))")
+                }
+                // A curve shapes the events it spans; its last value reaching later events is a leak.
+                if kind == "ParameterCurve",
+                   let leak = events.first(where: { $0.lowerBound > source.end && $0.lowerBound < holdEnd }) {
+                    warning(.controlLeaksIntoLaterEvents, location,
+                            "ends at \(id) \(rounded(value)) and that value persists: it also acts on the haptic event "
+                            + "at \(rounded(leak.lowerBound)) s, after the curve ended at \(rounded(source.end)) s")
+                }
+            }
+        }
+    }
+
+    /// A number for a message: 4 decimals, or Swift's text when not finite (a time plus a
+    /// huge duration can overflow).
+    private func rounded(_ x: Double) -> String { x.isFinite ? AHAPEncoder.number(x, decimals: 4) : "\(x)" }
+}
+
+private extension AHAPElement {
+    var isCurve: Bool {
+        if case .curve = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+
+/// Turns a `HapticTrack` into an AHAP document whose transients play exactly as designed.
+///
+/// Layout (each rule exists because Core Haptics would otherwise play something else):
+/// - Optional `AudioCustom` event at 0 s carrying the paired audio and its `AudioVolume`.
+///   `EventWaveformUseVolumeEnvelope` defaults to false here: Core Haptics' default fade
+///   would soften the very attack the haptics are matched to.
+/// - Each continuous region becomes `HapticContinuous` events of equal length ≤ 30 s, with
+///   `HapticIntensity` = the region's peak intensity and `HapticSharpness` = its median
+///   sharpness; nothing continuous is written outside regions, so silence never buzzes.
+/// - The region's intensity ÷ its peak becomes a `HapticIntensityControl` curve and its
+///   sharpness a `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16
+///   points, consecutive curves repeat their joint point, and point times are relative to
+///   the curve's own `Time`.
+/// - Controls act on transients too (Apple's documentation is ambiguous about sharpness,
+///   and a naive writer scales its transients by the envelope). So, with the curves rounded
+///   exactly as they will be written, both controls are notched to exactly neutral
+///   (intensity 1, sharpness 0) at every transient instant, with ramps of `rampDuration`:
+///   each transient then plays at its own `HapticIntensity`/`HapticSharpness` under every
+///   reading, its event values are the designed ones (so `tactus validate` can flag any
+///   transient that *is* scaled), and the continuous part only rises to its region's peak
+///   for the instant the transient covers it. After each region both controls ramp back
+///   to neutral within `rampDuration` of its end, so later transients are not scaled by a
+///   persisting last value. Each transient's intensity is still divided by the control as
+///   evaluated, which is exactly 1 by construction.
+///
+/// Output is sorted by time (at equal times: audio, curves, continuous events, transients).
+public struct AHAPWriter: Sendable {
+    public struct Options: Equatable, Sendable {
+        /// Audio file name relative to the AHAP file; nil writes a haptics-only pattern.
+        public var audioFileName: String?
+        /// `AudioVolume` of the audio event, 0…1.
+        public var audioVolume: Double
+        /// `EventWaveformUseVolumeEnvelope` of the audio event.
+        public var useVolumeEnvelope: Bool
+        /// `Metadata` entries, in order (Project, Created, Description, Source, Preset, ToolVersion…).
+        public var metadata: [AHAPDocument.MetadataEntry]
+        /// Length in seconds (0.001…1) of the ramps around a transient's lift or notch and
+        /// of the return to neutral after a region. Short enough to leave the continuous
+        /// feel alone, long enough not to be a discontinuity.
+        public var rampDuration: Double
+
+        public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
+                    metadata: [AHAPDocument.MetadataEntry] = [], rampDuration: Double = 0.01) {
+            self.audioFileName = audioFileName
+            self.audioVolume = audioVolume
+            self.useVolumeEnvelope = useVolumeEnvelope
+            self.metadata = metadata
+            self.rampDuration = rampDuration
+        }
+    }
+
+    /// Input the writer refuses rather than silently repairs.
+    public enum WriteError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A NaN, infinite or absurdly large (> `maxTime`) number, with where it is.
+        case invalidNumber(String)
+        /// The regions at these indices of `HapticTrack.regions` overlap; `HapticTrack` forbids it.
+        case overlappingRegions(Int, Int)
+        /// An option outside its range.
+        case invalidOption(String)
+
+        public var description: String {
+            switch self {
+            case .invalidNumber(let location): return "non-finite or out-of-range number at \(location)"
+            case .overlappingRegions(let a, let b): return "regions \(a) and \(b) overlap"
+            case .invalidOption(let name): return "invalid option \(name)"
+            }
+        }
+    }
+
+    /// Latest time accepted, in seconds (about three years; keeps time arithmetic exact).
+    public static let maxTime = 1e8
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The encoded file (see `AHAPEncoder`).
+    public func data(for track: HapticTrack) throws -> Data {
+        AHAPEncoder().encode(try document(for: track))
+    }
+
+    public func document(for track: HapticTrack) throws -> AHAPDocument {
+        try check(track)
+        // Sorted by time; transients at one time keep the track's order.
+        let transients = track.transients.enumerated()
+            .map { (PlannedTransient(time: roundedTime($1.time), intensity: roundedValue($1.intensity),
+                                     sharpness: roundedValue($1.sharpness)), $0) }
+            .sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }
+            .map(\.0)
+        let regions = track.regions.sorted { $0.start < $1.start }.compactMap(PlannedRegion.init)
+
+        var elements: [(rank: Int, element: AHAPElement)] = []
+        if let name = options.audioFileName {
+            let volume = AHAPEvent.Parameter(id: AHAPParameterID.audioVolume, value: roundedValue(options.audioVolume))
+            elements.append((0, .event(AHAPEvent(time: 0, type: .audioCustom, waveformPath: name,
+                                                 useVolumeEnvelope: options.useVolumeEnvelope, parameters: [volume]))))
+        }
+        elements += regions.flatMap { $0.continuousEvents() }.map { (2, .event($0)) }
+        // Intensity control: notched to exactly neutral at each transient.
+        let intensityCurves = controlCurves(AHAPParameterID.hapticIntensityControl, neutral: 1, regions: regions,
+                                            knots: \.intensity, transients: transients) { _, _ in 1 }
+        // Sharpness control: notched to exactly neutral at each transient.
+        let sharpnessCurves = controlCurves(AHAPParameterID.hapticSharpnessControl, neutral: 0, regions: regions,
+                                            knots: \.sharpnessOffset, transients: transients) { _, _ in 0 }
+        let curves = intensityCurves + sharpnessCurves
+        elements += curves.map { (1, .curve($0)) }
+
+        // Compensate each transient for the intensity control exactly as it will play.
+        let controls = PatternEvaluator(AHAPDocument(pattern: curves.map { .curve($0) }))
+        for transient in transients {
+            let control = controls.controlValue(AHAPParameterID.hapticIntensityControl, at: transient.time)
+            let intensity = control > 0 ? roundedValue(min(1, transient.intensity / control)) : 0
+            let parameters = [AHAPEvent.Parameter(id: AHAPParameterID.hapticIntensity, value: intensity),
+                              AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness, value: transient.sharpness)]
+            elements.append((3, .event(AHAPEvent(time: transient.time, type: .hapticTransient, parameters: parameters))))
+        }
+
+        // Stable sort keeps creation order among equal (time, rank).
+        let ordered = elements.enumerated().sorted {
+            ($0.element.element.time, $0.element.rank, $0.offset) < ($1.element.element.time, $1.element.rank, $1.offset)
+        }
+        return AHAPDocument(metadata: options.metadata, pattern: ordered.map(\.element.element))
+    }
+
+    // MARK: - Input checks
+
+    private func check(_ track: HapticTrack) throws {
+        guard options.audioVolume.isFinite else { throw WriteError.invalidOption("audioVolume") }
+        guard (0.001...1).contains(options.rampDuration) else {
+            throw WriteError.invalidOption("rampDuration (must be 0.001…1 s)")
+        }
+        func require(_ values: [Double], times: [Double], _ location: @autoclosure () -> String) throws {
+            guard values.allSatisfy(\.isFinite), times.allSatisfy({ $0.isFinite && abs($0) <= Self.maxTime }) else {
+                throw WriteError.invalidNumber(location())
+            }
+        }
+        for (i, transient) in track.transients.enumerated() {
+            try require([transient.intensity, transient.sharpness], times: [transient.time], "transients[\(i)]")
+        }
+        for (i, region) in track.regions.enumerated() {
+            try require(region.intensity.map(\.value) + region.sharpness.map(\.value),
+                        times: [region.start, region.end] + region.intensity.map(\.time) + region.sharpness.map(\.time),
+                        "regions[\(i)]")
+        }
+        let starts = track.regions.indices.sorted { track.regions[$0].start < track.regions[$1].start }
+        for (a, b) in zip(starts, starts.dropFirst()) where track.regions[b].start < track.regions[a].end {
+            throw WriteError.overlappingRegions(a, b)
+        }
+    }
+
+    // MARK: - Control curves
+
+    /// The curves of one control over all regions.
+    ///
+    /// Each region's knots run from its start to its end, then back to neutral within
+    /// `rampDuration`, or by the next region's start if that comes sooner. When the next
+    /// region starts right at the end, there is no room for a ramp: that region then writes
+    /// a curve even if it is neutral throughout, so that it takes over from its start.
+    /// Each transient from a region's start to the next region's start (the span where
+    /// that region's curves are in force) pins the control to `target(current, transient)`.
+    private func controlCurves(_ id: String, neutral: Double, regions: [PlannedRegion],
+                               knots: KeyPath<PlannedRegion, [Polyline.Knot]>, transients: [PlannedTransient],
+                               target: (Double, PlannedTransient) -> Double) -> [AHAPParameterCurve] {
+        var curves: [AHAPParameterCurve] = []
+        var mustTakeOver = false
+        for (index, region) in regions.enumerated() {
+            var shape = region[keyPath: knots]
+            guard mustTakeOver || shape.contains(where: { $0.value != neutral }) else { continue }
+            let nextStart = index + 1 < regions.count ? regions[index + 1].start : Double.infinity
+            let resetTime = roundedTime(min(region.end + options.rampDuration, nextStart))
+            if let last = shape.last, last.value != neutral, resetTime > region.end {
+                shape.append(Polyline.Knot(time: resetTime, value: neutral))
+            }
+            let control = Polyline(shape)
+            let pins = transients.filter { $0.time >= region.start && $0.time < nextStart }
+                .map { ($0.time, target(control.value(at: $0.time), $0)) }
+            let pinned = control.pinned(pins, radius: options.rampDuration)
+            curves += Self.curves(id, pinned)
+            mustTakeOver = pinned.knots.last.map { $0.value != neutral } ?? false
+        }
+        return curves
+    }
+
+    /// `ParameterCurve`s of ≤ 16 points for a control shape: consecutive curves share their
+    /// joint point so the value never steps, and point times count from each curve's `Time`.
+    private static func curves(_ id: String, _ shape: Polyline) -> [AHAPParameterCurve] {
+        let knots = shape.knots
+        guard !knots.isEmpty else { return [] }
+        var curves: [AHAPParameterCurve] = []
+        var first = 0
+        repeat {
+            let chunk = knots[first..<min(first + AHAPLimits.maxControlPoints, knots.count)]
+            let start = chunk.first!.time
+            curves.append(AHAPParameterCurve(parameterID: id, time: start, controlPoints: chunk.map {
+                .init(time: AHAPEncoder.roundedTime($0.time - start), value: $0.value)
+            }))
+            first = chunk.endIndex - 1
+        } while first < knots.count - 1
+        return curves
+    }
+}
+
+private func roundedTime(_ t: Double) -> Double { AHAPEncoder.roundedTime(max(0, t)) }
+private func roundedValue(_ v: Double) -> Double { AHAPEncoder.roundedValue(clampUnit(v)) }
+
+/// A transient on the written grid: time and values rounded as they will be read back.
+private struct PlannedTransient {
+    var time: Double
+    var intensity: Double
+    var sharpness: Double
+}
+
+/// A region on the written grid, its curves clipped to it; its intensity split into a base
+/// (the peak, carried by the events) and a ratio (carried by the control), its sharpness
+/// into a base (the median, carried by the events) and an offset (carried by the control).
+private struct PlannedRegion {
+    var start: Double
+    var end: Double
+    var baseIntensity: Double
+    var baseSharpness: Double
+    var intensity: [Polyline.Knot]
+    var sharpnessOffset: [Polyline.Knot]
+
+    /// Nil for a region that is empty once rounded, or has no intensity to feel.
+    init?(_ region: HapticTrack.ContinuousRegion) {
+        start = roundedTime(region.start)
+        end = roundedTime(region.end)
+        guard end > start, !region.intensity.isEmpty else { return nil }
+        let sharpnessValues = region.sharpness.map { clampUnit($0.value) }.sorted()
+        let middle = sharpnessValues.count / 2
+        baseSharpness = sharpnessValues.isEmpty ? PatternEvaluator.assumedSharpness
+            : roundedValue(sharpnessValues.count % 2 == 1 ? sharpnessValues[middle]
+                           : (sharpnessValues[middle - 1] + sharpnessValues[middle]) / 2)
+        baseIntensity = roundedValue(region.intensity.map { clampUnit($0.value) }.max() ?? 0)
+        guard baseIntensity > 0 else { return nil }
+        let peak = baseIntensity
+        intensity = Self.clipped(region.intensity, start, end) { roundedValue($0 / peak) }
+        let base = baseSharpness
+        sharpnessOffset = region.sharpness.isEmpty ? [.init(time: start, value: 0), .init(time: end, value: 0)]
+            : Self.clipped(region.sharpness, start, end) { AHAPEncoder.roundedValue(clampUnit($0) - base) }
+    }
+
+    /// The curve's knots inside the region plus its values at both edges, on the written grid.
+    private static func clipped(_ points: [HapticTrack.Point], _ start: Double, _ end: Double,
+                                _ value: (Double) -> Double) -> [Polyline.Knot] {
+        let curve = Polyline(points.sorted { $0.time < $1.time }.map { Polyline.Knot(time: $0.time, value: $0.value) })
+        var times = [start]
+        for knot in curve.knots where knot.time > start && knot.time < end {
+            let time = roundedTime(knot.time)
+            if time > times[times.count - 1], time < end { times.append(time) }
+        }
+        times.append(end)
+        return times.map { Polyline.Knot(time: $0, value: value(curve.value(at: $0))) }
+    }
+
+    /// `HapticContinuous` events covering the region, split into equal parts of ≤ 30 s.
+    /// Boundaries are computed on the integer 10 µs grid so the parts abut exactly.
+    func continuousEvents() -> [AHAPEvent] {
+        let scale = 100_000.0
+        let from = Int64((start * scale).rounded()), to = Int64((end * scale).rounded())
+        let maxPart = Int64(AHAPLimits.maxContinuousDuration * scale)
+        let parts = (to - from + maxPart - 1) / maxPart
+        let bounds = (0...parts).map { from + (to - from) * $0 / parts }
+        let parameters = [AHAPEvent.Parameter(id: AHAPParameterID.hapticIntensity, value: baseIntensity),
+                          AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness, value: baseSharpness)]
+        return zip(bounds, bounds.dropFirst()).map { a, b in
+            AHAPEvent(time: Double(a) / scale, type: .hapticContinuous, duration: Double(b - a) / scale,
+                      parameters: parameters)
+        }
+    }
+}
+
+private extension Polyline {
+    /// A copy that passes through every pin, changed only near the pins that need it.
+    ///
+    /// Around each pin whose value differs from the curve, the curve is replaced within
+    /// `radius` (never before its first knot, which is its start) by straight ramps from
+    /// the curve to the pin and back. Pins inside a replaced stretch are kept as knots so
+    /// their values survive; nearby pins share one stretch. Pins at one time merge to the
+    /// largest value. Times are on the written grid already; new knots are rounded onto it.
+    func pinned(_ pins: [(time: Double, value: Double)], radius: Double) -> Polyline {
+        guard let firstTime = knots.first?.time else { return self }
+        let round = AHAPEncoder.roundedValue
+        var merged: [(time: Double, value: Double)] = []
+        for pin in pins.sorted(by: { $0.time < $1.time }) {
+            if let last = merged.last, last.time == pin.time {
+                merged[merged.count - 1].value = max(last.value, round(pin.value))
+            } else {
+                merged.append((pin.time, round(pin.value)))
+            }
+        }
+        var windows: [ClosedRange<Double>] = []
+        for pin in merged where pin.value != round(value(at: pin.time)) {
+            let window = roundedTime(max(firstTime, pin.time - radius))...roundedTime(pin.time + radius)
+            if let last = windows.last, window.lowerBound <= last.upperBound {
+                windows[windows.count - 1] = last.lowerBound...window.upperBound
+            } else {
+                windows.append(window)
+            }
+        }
+        guard !windows.isEmpty else { return self }
+        var result = knots.filter { knot in !windows.contains { $0.contains(knot.time) } }
+        for window in windows {
+            let inside = merged.filter { window.contains($0.time) }
+            for edge in [window.lowerBound, window.upperBound] where !inside.contains(where: { $0.time == edge }) {
+                result.append(Knot(time: edge, value: round(value(at: edge))))
+            }
+            result += inside.map { Knot(time: $0.time, value: $0.value) }
+        }
+        // Sort by time, keeping the order of equal-time knots (a step stays a step).
+        let ordered = result.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        return Polyline(ordered.map(\.element))
+    }
+}

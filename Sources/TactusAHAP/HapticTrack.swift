@@ -1,0 +1,67 @@
+/// A format-free description of the haptics designed for one sound.
+///
+/// The mapper produces it, every writer consumes it, and no writer re-analyses audio.
+/// All times are in seconds from the start of the audio; all values are what the
+/// user should *feel* (0…1), before any format-specific encoding (such as AHAP's
+/// multiplicative intensity control) is applied.
+public struct HapticTrack: Equatable, Sendable {
+    /// A short, sharp haptic tap at an onset.
+    public struct Transient: Equatable, Sendable {
+        /// Start time in seconds.
+        public var time: Double
+        /// Designed intensity, 0…1: what the transient must play at.
+        public var intensity: Double
+        /// Designed sharpness, 0…1.
+        public var sharpness: Double
+
+        public init(time: Double, intensity: Double, sharpness: Double) {
+            self.time = time
+            self.intensity = intensity
+            self.sharpness = sharpness
+        }
+    }
+
+    /// One point of a piecewise-linear curve, in absolute seconds.
+    public struct Point: Equatable, Sendable {
+        public var time: Double
+        public var value: Double
+
+        public init(time: Double, value: Double) {
+            self.time = time
+            self.value = value
+        }
+    }
+
+    /// A span where the sound has a body worth feeling continuously.
+    ///
+    /// Regions never overlap and are sorted. Outside every region the pattern is
+    /// silent apart from transients: that is how "no buzz under silence" is expressed.
+    public struct ContinuousRegion: Equatable, Sendable {
+        public var start: Double
+        public var end: Double
+        /// Intensity to feel, 0…1, piecewise linear, times within `start…end`, sorted.
+        public var intensity: [Point]
+        /// Sharpness to feel, 0…1, piecewise linear, times within `start…end`, sorted.
+        public var sharpness: [Point]
+
+        public init(start: Double, end: Double, intensity: [Point], sharpness: [Point]) {
+            self.start = start
+            self.end = end
+            self.intensity = intensity
+            self.sharpness = sharpness
+        }
+    }
+
+    /// Duration of the source audio in seconds.
+    public var duration: Double
+    /// Transients sorted by time.
+    public var transients: [Transient]
+    /// Continuous regions sorted by time, not overlapping.
+    public var regions: [ContinuousRegion]
+
+    public init(duration: Double, transients: [Transient] = [], regions: [ContinuousRegion] = []) {
+        self.duration = duration
+        self.transients = transients
+        self.regions = regions
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// A parsed JSON value that keeps object keys in file order, duplicates included.
+///
+/// The decoder and validator parse with this small reader instead of `JSONSerialization`
+/// because they must (1) never crash on arbitrary bytes — nesting depth is bounded, so
+/// "[[[[…" cannot exhaust the stack; (2) report positions and paths; (3) keep metadata
+/// order; (4) see overflowing numbers such as `1e999` (kept as ±infinity so the caller can
+/// name them) and duplicate keys, which Foundation hides or handles differently per platform.
+enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// The last value stored under `key`, as a dictionary-based reader (Core Haptics) keeps it.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.key == key })?.value
+    }
+
+    /// A short name of the value's kind, for messages ("expected a number, found a string").
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON syntax error, with the line and column (1-based, in bytes) where it was found.
+struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    var message: String
+    var line: Int
+    var column: Int
+
+    var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+}
+
+/// A strict RFC 8259 reader over UTF-8 bytes (a leading byte-order mark is skipped).
+struct JSONReader {
+    /// Far deeper than any AHAP (which nests six levels), far shallower than the stack allows.
+    static let maxDepth = 256
+
+    private let bytes: [UInt8]
+    private var index = 0
+
+    private init(_ data: Data) {
+        bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    static func parse(_ data: Data) throws -> JSONValue {
+        var reader = JSONReader(data)
+        reader.skipWhitespace()
+        let value = try reader.value(depth: 0)
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        let head = bytes[..<min(index, bytes.count)]
+        let line = head.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = head.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        return JSONSyntaxError(message: message, line: line, column: index - lineStart + 1)
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private mutating func expect(_ literal: String, _ value: JSONValue) throws -> JSONValue {
+        let utf8 = Array(literal.utf8)
+        guard bytes[index...].starts(with: utf8) else { throw error("unknown literal") }
+        index += utf8.count
+        return value
+    }
+
+    private mutating func value(depth: Int) throws -> JSONValue {
+        guard depth < Self.maxDepth else { throw error("nesting deeper than \(Self.maxDepth) levels") }
+        guard let byte = current else { throw error("unexpected end of data") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try expect("true", .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", .bool(false))
+        case UInt8(ascii: "n"): return try expect("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func object(depth: Int) throws -> JSONValue {
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try string()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try value(depth: depth + 1)))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws -> JSONValue {
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try value(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(items)
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
+        return index - start
+    }
+
+    /// A number per the JSON grammar; overflow yields ±infinity for the caller to report.
+    private mutating func number() throws -> Double {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        if current == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            throw error("expected a digit")
+        }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("expected a digit after '.'") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("expected a digit in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text) else { throw error("unreadable number") }
+        return value
+    }
+
+    private mutating func string() throws -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run = index  // start of the current run of unescaped bytes
+        func flush(_ reader: JSONReader, upTo end: Int) throws {
+            guard run < end else { return }
+            guard let text = String(bytes: reader.bytes[run..<end], encoding: .utf8) else {
+                throw reader.error("invalid UTF-8 in a string")
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
+        }
+        while true {
+            guard let byte = current else { throw error("unterminated string") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                try flush(self, upTo: index)
+                index += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                try flush(self, upTo: index)
+                index += 1
+                scalars.append(try escape())
+                run = index
+            case 0..<0x20:
+                throw error("control character in a string")
+            default:
+                index += 1
+            }
+        }
+    }
+
+    /// The character after a backslash (the backslash already consumed).
+    private mutating func escape() throws -> Unicode.Scalar {
+        guard let byte = current else { throw error("unterminated escape") }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let unit = try hex4()
+            if (0xD800..<0xDC00).contains(unit) {
+                guard bytes[index...].starts(with: Array("\\u".utf8)) else { throw error("unpaired surrogate") }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }
+                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(unit) else { throw error("unpaired surrogate") }
+            return scalar
+        default:
+            throw error("unknown escape")
+        }
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count,
+              let unit = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
+              bytes[index..<index + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+        else { throw error("expected four hex digits") }
+        index += 4
+        return unit
+    }
+}

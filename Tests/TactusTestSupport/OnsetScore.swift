@@ -1,0 +1,84 @@
+import Foundation
+
+/// Precision/recall/F-measure of detected onset times against ground truth, with greedy
+/// one-to-one matching of the closest pairs within a tolerance (as mir_eval does).
+public struct OnsetScore: CustomStringConvertible {
+    public var truePositives = 0
+    public var falsePositives = 0
+    public var falseNegatives = 0
+    /// Signed errors (detected − truth) of the matched pairs, in seconds.
+    public var errors: [Double] = []
+
+    public init() {}
+
+    public init(detected: [Double], truth: [Double], tolerance: Double) {
+        var pairs: [(Double, Int, Int)] = []
+        for (i, d) in detected.enumerated() {
+            for (j, t) in truth.enumerated() where abs(d - t) <= tolerance { pairs.append((abs(d - t), i, j)) }
+        }
+        pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && ($0.1, $0.2) < ($1.1, $1.2)) }
+        var usedD = Set<Int>(), usedT = Set<Int>()
+        for (_, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) {
+            usedD.insert(i)
+            usedT.insert(j)
+            errors.append(detected[i] - truth[j])
+        }
+        truePositives = errors.count
+        falsePositives = detected.count - truePositives
+        falseNegatives = truth.count - truePositives
+    }
+
+    public static func + (a: OnsetScore, b: OnsetScore) -> OnsetScore {
+        var s = a
+        s.truePositives += b.truePositives
+        s.falsePositives += b.falsePositives
+        s.falseNegatives += b.falseNegatives
+        s.errors += b.errors
+        return s
+    }
+
+    public var precision: Double {
+        truePositives + falsePositives == 0 ? 1 : Double(truePositives) / Double(truePositives + falsePositives)
+    }
+    public var recall: Double {
+        truePositives + falseNegatives == 0 ? 1 : Double(truePositives) / Double(truePositives + falseNegatives)
+    }
+    public var fMeasure: Double {
+        precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
+    }
+    /// Median absolute timing error of matched pairs, in seconds.
+    public var medianAbsoluteError: Double {
+        let sorted = errors.map(abs).sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    public var description: String {
+        String(format: "P %.3f R %.3f F %.3f (TP %d FP %d FN %d), median |error| %.2f ms",
+               precision, recall, fMeasure, truePositives, falsePositives, falseNegatives, medianAbsoluteError * 1000)
+    }
+}
+
+/// The repository's bundled Corpus: audio files with `<name>.json` ground truth beside them.
+public enum Corpus {
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus", isDirectory: true)
+
+    public struct Entry {
+        public let audio: URL
+        public let condition: String
+        public let onsets: [Double]
+    }
+
+    public static func entries() throws -> [Entry] {
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+        var entries: [Entry] = []
+        for case let url as URL in enumerator where url.pathExtension == "json" {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+            guard let file = object["file"] as? String, let onsets = object["onsets"] as? [Double] else { continue }
+            entries.append(Entry(audio: url.deletingLastPathComponent().appendingPathComponent(file),
+                                 condition: object["condition"] as? String ?? "", onsets: onsets))
+        }
+        return entries.sorted { $0.audio.path < $1.audio.path }
+    }
+}
