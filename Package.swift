@@ -29,8 +29,10 @@ let package = Package(
         .target(name: "TactusMapping", dependencies: ["TactusAnalysis", "TactusAHAP"]),
         // Pipeline, registry, batch: the library users import.
         .target(name: "Tactus", dependencies: ["TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
+        // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
+        .target(name: "TactusPreview", dependencies: ["TactusAHAP", "TactusAudio"]),
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus",
+            "Tactus", "TactusPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -39,5 +41,6 @@ let package = Package(
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusTestSupport"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
     ]
 )

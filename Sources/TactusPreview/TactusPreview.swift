@@ -1,0 +1,2 @@
+/// Previews of haptic patterns for designers without a device (see `tactus preview`).
+public enum TactusPreview {}
