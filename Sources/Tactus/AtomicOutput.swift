@@ -3,6 +3,9 @@ import Foundation
 /// Writes an output under a temporary name in its final folder and renames it into place,
 /// so an interrupted or failed run never leaves a half-written file under the real name.
 struct AtomicOutput {
+    /// Ends every temporary's name, so leftovers of a killed run can be recognised.
+    static let temporarySuffix = ".tactus-tmp"
+
     let destination: URL
     let temporary: URL
 
@@ -10,7 +13,7 @@ struct AtomicOutput {
         self.destination = destination
         let dir = destination.deletingLastPathComponent()
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        temporary = dir.appendingPathComponent(".\(destination.lastPathComponent).\(token).tactus-tmp")
+        temporary = dir.appendingPathComponent(".\(destination.lastPathComponent).\(token)\(Self.temporarySuffix)")
     }
 
     func write(_ data: Data) throws {

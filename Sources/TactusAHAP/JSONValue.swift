@@ -1,13 +1,14 @@
 import Foundation
 
 /// A parsed JSON value that keeps object keys in file order, duplicates included.
+/// Shared by the AHAP reader and the preset reader (both are fuzzed).
 ///
 /// The decoder and validator parse with this small reader instead of `JSONSerialization`
 /// because they must (1) never crash on arbitrary bytes — nesting depth is bounded, so
 /// "[[[[…" cannot exhaust the stack; (2) report positions and paths; (3) keep metadata
 /// order; (4) see overflowing numbers such as `1e999` (kept as ±infinity so the caller can
 /// name them) and duplicate keys, which Foundation hides or handles differently per platform.
-enum JSONValue: Sendable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -16,13 +17,13 @@ enum JSONValue: Sendable {
     case object([(key: String, value: JSONValue)])
 
     /// The last value stored under `key`, as a dictionary-based reader (Core Haptics) keeps it.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.key == key })?.value
     }
 
     /// A short name of the value's kind, for messages ("expected a number, found a string").
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -35,16 +36,16 @@ enum JSONValue: Sendable {
 }
 
 /// A JSON syntax error, with the line and column (1-based, in bytes) where it was found.
-struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
-    var message: String
-    var line: Int
-    var column: Int
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var line: Int
+    public var column: Int
 
-    var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
 /// A strict RFC 8259 reader over UTF-8 bytes (a leading byte-order mark is skipped).
-struct JSONReader {
+public struct JSONReader {
     /// Far deeper than any AHAP (which nests six levels), far shallower than the stack allows.
     static let maxDepth = 256
 
@@ -56,7 +57,7 @@ struct JSONReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
-    static func parse(_ data: Data) throws -> JSONValue {
+    public static func parse(_ data: Data) throws -> JSONValue {
         var reader = JSONReader(data)
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)

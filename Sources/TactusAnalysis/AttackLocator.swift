@@ -17,7 +17,7 @@ public struct AttackLocator: TunablePart {
                 help: "The attack starts where the waveform rises this far above the level before it."),
         .number("peakRelativeDb", -80 ... -6, default: -40, unit: "dB",
                 help: "…and above the attack's peak by this (negative) amount, whichever is higher."),
-        .number("maxGapMs", 0...20, default: 3, unit: "ms",
+        .number("maxGapMs", 0...20, default: 8, unit: "ms",
                 help: "Dips below the threshold shorter than this (zero crossings) do not end the attack."),
         .number("latencyMs", -20...20, default: 0, unit: "ms",
                 help: "Constant shift added to every refined onset (positive = later), to correct a measured bias."),
@@ -63,17 +63,20 @@ public struct AttackLocator: TunablePart {
         for i in peakIndex..<x.count where abs(x[i]) > abs(x[peakIndex]) { peakIndex = i }
         let peak = abs(x[peakIndex])
 
-        // The level before: the median of short-block maxima in the earliest part of the span.
-        let block = max(1, Int(geometry.sampleRate / 2000))
-        let floorSpan = min(peakIndex, max(block, searchBack / 2))
-        var blockMaxima: [Float] = []
+        // The level the attack rises out of: the quietest 5 ms stretch (by its peak) before
+        // the attack's peak. Before a soft attack over a decaying tail that is the tail just
+        // before the attack, not its louder past; 5 ms spans half a period of 100 Hz, so a
+        // low tone's zero crossings do not pass for silence.
+        let block = max(1, Int(geometry.sampleRate / 200))
+        var floor = Float.infinity
         var i = 0
-        while i + block <= floorSpan {
-            blockMaxima.append(x[i..<(i + block)].map(abs).max()!)
+        while i + block <= peakIndex {
+            var m: Float = 0
+            for k in i..<(i + block) { m = max(m, abs(x[k])) }
+            floor = min(floor, m)
             i += block
         }
-        blockMaxima.sort()
-        let floor = blockMaxima.isEmpty ? 0 : blockMaxima[blockMaxima.count / 2]
+        if floor == .infinity { floor = 0 }
         let threshold = max(floor * floorMargin, peak * peakRelative, Float.leastNormalMagnitude)
 
         // Walk back from the peak while the waveform stays above the threshold.

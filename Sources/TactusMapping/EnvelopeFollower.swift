@@ -24,6 +24,12 @@ public struct EnvelopeFollower {
         return out
     }
 
+    /// Smooths forwards then backwards: no lag, for curves (like brightness) that should
+    /// move exactly when the sound does rather than trail it.
+    public func smoothWithoutLag(_ values: [Double]) -> [Double] {
+        Array(smooth(Array(smooth(values).reversed())).reversed())
+    }
+
     /// Fraction of the remaining distance covered per step (1 = no smoothing).
     static func coefficient(ms: Double, step: Double) -> Double {
         ms <= 0 ? 1 : 1 - exp(-step / (ms / 1000))

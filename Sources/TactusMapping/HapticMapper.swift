@@ -87,7 +87,7 @@ public struct HapticMapper {
         let first = raw.first { $0 >= 0 } ?? 0.5
         raw = raw.map { $0 < 0 ? first : $0 }
         let ms = sharpness.number("smoothingMs")
-        return EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smooth(raw)
+        return EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(raw)
     }
 
     // MARK: Continuous regions

@@ -41,7 +41,7 @@ public enum IntensitySettings: TunablePart {
         .number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map."),
         .number("maxIntensity", 0...1, default: 0.8, help: "Intensity at ceilingDb; leaves room for transients to stand out."),
         .number("attackMs", 0...500, default: 5, unit: "ms", help: "How fast the intensity may rise."),
-        .number("releaseMs", 0...2000, default: 40, unit: "ms", help: "How fast the intensity may fall."),
+        .number("releaseMs", 0...2000, default: 20, unit: "ms", help: "How fast the intensity may fall."),
         .number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off."),
         .number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them)."),
         .number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined."),
@@ -56,7 +56,7 @@ public enum SharpnessSettings: TunablePart {
     public static let parameters: [ParameterDescriptor] = [
         .number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0."),
         .number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1."),
-        .number("smoothingMs", 0...1000, default: 30, unit: "ms", help: "Smoothing of the sharpness curve."),
+        .number("smoothingMs", 0...1000, default: 15, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag)."),
         .number("tolerance", 0.001...0.5, default: 0.05, help: "Largest error of the simplified curve, in sharpness units."),
     ]
 }

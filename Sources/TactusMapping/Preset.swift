@@ -1,4 +1,5 @@
 import Foundation
+import TactusAHAP
 import TactusAnalysis
 
 /// A preset problem, located by file and JSON path:
@@ -42,10 +43,11 @@ public struct PresetFile: Equatable {
     public static func parse(_ data: Data, source: String) throws -> PresetFile {
         let fileName = (source as NSString).lastPathComponent
         let json: JSONValue
-        do { json = try JSONValue.parse(data) } catch {
-            throw PresetError(file: fileName, "is not valid JSON (\(Self.describe(error)))")
+        do { json = try JSONReader.parse(data) } catch {
+            throw PresetError(file: fileName, "is not valid JSON (\(error))")
         }
-        guard case .object(let top) = json else { throw PresetError(file: fileName, "must hold a JSON object") }
+        guard case .object(let members) = json else { throw PresetError(file: fileName, "must hold a JSON object") }
+        let top = try Self.unique(members, path: "", fileName)
         var preset = PresetFile(source: source, name: (fileName as NSString).deletingPathExtension)
         let sectionRoots = Set(PresetSections.all.map { $0.path.split(separator: ".").first.map(String.init)! })
         for key in top.keys.sorted() {
@@ -74,9 +76,10 @@ public struct PresetFile: Equatable {
     }
 
     private mutating func readSection(_ value: JSONValue, path: String, fileName: String) throws {
-        guard case .object(let entries) = value else {
-            throw PresetError(file: fileName, "\(path) must be an object, not \(value.typeName)")
+        guard case .object(let members) = value else {
+            throw PresetError(file: fileName, "\(path) must be an object, not \(value.kindName)")
         }
+        let entries = try Self.unique(members, path: path + ".", fileName)
         if PresetSections.named(path) == nil {
             // A grouping such as `mapping`: every entry is a subsection.
             let children = PresetSections.all.map(\.path).filter { $0.hasPrefix(path + ".") }
@@ -97,7 +100,7 @@ public struct PresetFile: Equatable {
             case .bool(let b): section[key] = .flag(b)
             case .string(let s): section[key] = .choice(s)
             case let other:
-                throw PresetError(file: fileName, "\(path).\(key) must be a number, boolean or string, not \(other.typeName)")
+                throw PresetError(file: fileName, "\(path).\(key) must be a number, boolean or string, not \(other.kindName)")
             }
         }
         values[path] = section
@@ -112,11 +115,16 @@ public struct PresetFile: Equatable {
         closestName(to: name, in: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 
-    private static func describe(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-                ?? context.debugDescription
+    /// An object's members by key; a key given twice is an error (which one would win is a
+    /// trap for whoever edits the file).
+    private static func unique(_ members: [(key: String, value: JSONValue)], path: String,
+                               _ fileName: String) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for (key, value) in members {
+            guard result.updateValue(value, forKey: key) == nil else {
+                throw PresetError(file: fileName, "\(path)\(key) is given twice")
+            }
         }
-        return "\(error)"
+        return result
     }
 }

@@ -20,5 +20,5 @@ struct TactusCommand: ParsableCommand {
         Exit codes: 0 success, 1 some inputs failed, 64 usage error.
         """,
         version: "tactus \(TactusCLIVersion.text)",
-        subcommands: [Convert.self, Validate.self, Analyze.self, Presets.self])
+        subcommands: [Convert.self, Validate.self, Analyze.self, Evaluate.self, Presets.self])
 }

@@ -14,7 +14,7 @@ final class CorpusTests: XCTestCase {
     /// Every Corpus file converts to an AHAP that validates with zero errors, and its
     /// transients hit the ground truth.
     func testCorpusConvertsToValidAHAPsOnTheAttacks() throws {
-        let entries = try Corpus.entries()
+        let entries = try GroundTruth.find(in: Corpus.root)
         XCTAssertGreaterThanOrEqual(entries.count, 20)
         let converter = Converter(preset: try shippedPreset())
         let out = AudioFixture.temporaryDirectory()

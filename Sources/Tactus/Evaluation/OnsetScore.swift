@@ -9,6 +9,8 @@ public struct OnsetScore: CustomStringConvertible {
     /// Signed errors (detected − truth) of the matched pairs, in seconds.
     public var errors: [Double] = []
 
+    public static let empty = OnsetScore()
+
     public init() {}
 
     public init(detected: [Double], truth: [Double], tolerance: Double) {
@@ -55,30 +57,5 @@ public struct OnsetScore: CustomStringConvertible {
     public var description: String {
         String(format: "P %.3f R %.3f F %.3f (TP %d FP %d FN %d), median |error| %.2f ms",
                precision, recall, fMeasure, truePositives, falsePositives, falseNegatives, medianAbsoluteError * 1000)
-    }
-}
-
-/// The repository's bundled Corpus: audio files with `<name>.json` ground truth beside them.
-public enum Corpus {
-    public static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus", isDirectory: true)
-
-    public struct Entry {
-        public let audio: URL
-        public let condition: String
-        public let onsets: [Double]
-    }
-
-    public static func entries() throws -> [Entry] {
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
-        var entries: [Entry] = []
-        for case let url as URL in enumerator where url.pathExtension == "json" {
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
-            guard let file = object["file"] as? String, let onsets = object["onsets"] as? [Double] else { continue }
-            entries.append(Entry(audio: url.deletingLastPathComponent().appendingPathComponent(file),
-                                 condition: object["condition"] as? String ?? "", onsets: onsets))
-        }
-        return entries.sorted { $0.audio.path < $1.audio.path }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import TactusMapping
+
+/// Everything a `tactus batch` run is asked to do.
+public struct BatchOptions {
+    /// The input folder, as the user wrote it (messages and the report show paths this way).
+    public var input: String
+    /// The output folder, as the user wrote it; created if missing. The input tree's folder
+    /// structure is mirrored inside it.
+    public var output: String
+    /// The preset and `section.key=value` overrides for folders no `tactus.json` configures.
+    public var preset = "default"
+    public var overrides: [String] = []
+    public var filter = PathFilter()
+    /// Files converted at once, each on its own thread with its own converter state.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Rebuild every output even when it is up to date.
+    public var force = false
+    /// Delete the outputs of sources that no longer exist (otherwise they are only reported).
+    public var prune = false
+    /// Extra per-file work after each conversion (e.g. previews), in order.
+    public var steps: [BatchStep] = []
+    public var library = PresetLibrary.standard()
+
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
+    var inputURL: URL { URL(fileURLWithPath: input, isDirectory: true).standardizedFileURL }
+    var outputURL: URL { URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL }
+}
+
+/// A per-file step that runs after a successful conversion, on the same worker thread: the
+/// hook for writers that build on the AHAP (previews, plots). Steps must be thread-safe.
+public protocol BatchStep {
+    /// Identifies the step and every setting that changes what it writes. Part of the
+    /// up-to-date check: changing it rebuilds the files the step ran on.
+    var fingerprint: String { get }
+
+    /// Writes the step's outputs for one converted source (atomically, inside
+    /// `result.ahap`'s folder or below) and returns them, so the manifest tracks and prunes
+    /// them with the source. Throwing fails the file.
+    func run(after result: ConversionResult, source: BatchSource) throws -> [URL]
+}
+
+/// A usage problem that stops a batch before it starts (exit 64 in the CLI).
+public struct BatchUsageError: Error, CustomStringConvertible {
+    public let message: String
+
+    public var description: String { message }
+}

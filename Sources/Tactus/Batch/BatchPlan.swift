@@ -1,0 +1,104 @@
+import Foundation
+import TactusMapping
+
+/// One source to convert (or to find up to date), with everything decided up front.
+public struct BatchJob {
+    public let source: BatchSource
+    public let preset: ResolvedPreset
+    /// The source's folder mirrored under the output folder.
+    public let outputFolder: URL
+    /// Base name of the outputs (`OutputNaming`: `hit`, or `hit.wav` when `hit.ogg` is beside it).
+    public let stem: String
+    /// What the previous run wrote for this source, if anything.
+    public let previous: BatchManifest.Entry?
+
+    /// The AHAP's path relative to the output folder.
+    public var ahapPath: String {
+        source.relativeFolder.isEmpty ? stem + ".ahap" : source.relativeFolder + "/" + stem + ".ahap"
+    }
+}
+
+/// The work of one batch run, decided before any file is converted: which sources, with
+/// which preset, under which names, and which files already failed.
+public struct BatchPlan {
+    public let options: BatchOptions
+    public let inputRoot: URL
+    public let outputRoot: URL
+    /// Longest audio first, so the last file to finish is a short one and workers end together.
+    public let jobs: [BatchJob]
+    /// Files that cannot be converted (undecodable, dangling links, unusable folder settings).
+    public let failures: [BatchFileOutcome]
+    /// Problems not tied to one file: link loops, unreadable folders, bad `tactus.json`.
+    public let problems: [ConversionError]
+    public let manifest: BatchManifest
+    public let manifestWarning: String?
+    /// Every input file of the run: outputs never replace or delete one of these.
+    public let protectedPaths: Set<String>
+    let discovery: SourceDiscovery
+
+    /// Walks the input folder and plans the run. Creates the output folder; writes nothing else.
+    public init(_ options: BatchOptions) throws {
+        self.options = options
+        inputRoot = options.inputURL
+        outputRoot = options.outputURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inputRoot.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BatchUsageError(message: "\(options.input): is not a folder (tactus batch takes a folder; use tactus convert for files)")
+        }
+        guard options.jobs >= 1 else { throw BatchUsageError(message: "--jobs must be at least 1") }
+        do { try FileManager.default.createDirectory(at: outputRoot, withIntermediateDirectories: true) } catch {
+            throw BatchUsageError(message: "\(options.output): cannot create the output folder (\(AtomicOutput.describe(error)))")
+        }
+
+        discovery = SourceDiscovery(root: inputRoot, displayRoot: options.input, filter: options.filter,
+                                    skippedFolder: outputRoot)
+        let tree = discovery.discover()
+        let presets = FolderPresets(library: options.library, root: inputRoot, preset: options.preset,
+                                    overrides: options.overrides, display: discovery.display)
+        (manifest, manifestWarning) = BatchManifest.load(from: outputRoot)
+        protectedPaths = Set(tree.sources.map { $0.url.standardizedFileURL.path })
+
+        let outputRoot = self.outputRoot
+        let byURL = Dictionary(uniqueKeysWithValues: tree.sources.map { ($0.url, $0) })
+        let stems = OutputNaming.stems(for: tree.sources.map(\.url)) { Self.outputFolder(of: byURL[$0]!, in: outputRoot) }
+        var failures = tree.rejected.map { BatchFileOutcome(failed: $0.relativePath, $0.error) }
+        var jobs: [BatchJob] = []
+        var claimed: [String: String] = [:]
+        for source in tree.sources {
+            switch presets.preset(forFolder: source.relativeFolder) {
+            case .failure(let error):
+                failures.append(BatchFileOutcome(failed: source.relativePath, ConversionError(
+                    file: discovery.display(source.relativePath), reason: "not converted: \(error.file) \(error.reason)")))
+            case .success(let preset):
+                let job = BatchJob(source: source, preset: preset,
+                                   outputFolder: Self.outputFolder(of: source, in: outputRoot),
+                                   stem: stems[source.url]!, previous: manifest.files[source.relativePath])
+                // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
+                // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.
+                if let owner = claimed[job.ahapPath] {
+                    failures.append(BatchFileOutcome(failed: source.relativePath, ConversionError(
+                        file: discovery.display(source.relativePath),
+                        reason: "would write \(job.ahapPath), which \(owner) already writes", hint: "rename one of them")))
+                    continue
+                }
+                claimed[job.ahapPath] = source.relativePath
+                jobs.append(job)
+            }
+        }
+        self.jobs = jobs.sorted {
+            ($0.source.format.duration, $1.source.relativePath) > ($1.source.format.duration, $0.source.relativePath)
+        }
+        self.failures = failures
+        problems = tree.problems + presets.problems
+    }
+
+    /// The source's folder mirrored under the output folder.
+    static func outputFolder(of source: BatchSource, in outputRoot: URL) -> URL {
+        source.relativeFolder.isEmpty ? outputRoot : outputRoot.appendingPathComponent(source.relativeFolder, isDirectory: true)
+    }
+
+    /// A path below the output folder as messages and the report show it.
+    func displayOutput(_ relativePath: String) -> String {
+        options.output.trimmingSuffix("/") + "/" + relativePath
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// What happened to one source file.
+public struct BatchFileOutcome {
+    public enum Status: String, Codable, Sendable {
+        case converted, upToDate, failed
+        /// The run was stopped before this file started.
+        case notStarted
+    }
+
+    /// Path relative to the input folder.
+    public let source: String
+    public var status: Status
+    /// Outputs relative to the output folder (for up-to-date files: those already there).
+    public var outputs: [String] = []
+    public var error: ConversionError?
+    public var transients: Int?
+    public var durationSeconds: Double?
+    /// Wall time spent on the file (hashing, and converting when it was converted).
+    public var seconds: Double = 0
+    /// The manifest entry a conversion produced.
+    var entry: BatchManifest.Entry?
+
+    init(source: String, status: Status) {
+        self.source = source
+        self.status = status
+    }
+
+    init(failed source: String, _ error: ConversionError) {
+        self.init(source: source, status: .failed)
+        self.error = error
+    }
+
+    init(source: String, status: Status, entry: BatchManifest.Entry, seconds: Double) {
+        self.init(source: source, status: status)
+        outputs = entry.outputs
+        transients = entry.transients
+        durationSeconds = entry.durationSeconds
+        self.seconds = seconds
+        if status == .converted { self.entry = entry }
+    }
+}
+
+/// Outputs whose source no longer exists.
+public struct BatchOrphan: Sendable {
+    /// The deleted source, relative to the input folder.
+    public let source: String
+    /// Its outputs, relative to the output folder.
+    public let outputs: [String]
+    /// Whether `--prune` deleted them.
+    public let pruned: Bool
+}
+
+/// Everything a batch run did, files in path order.
+public struct BatchResult {
+    public var files: [BatchFileOutcome]
+    public var problems: [ConversionError]
+    public var orphans: [BatchOrphan]
+    /// Notes that are not failures (a manifest that could not be read).
+    public var warnings: [String]
+    public var interrupted: Bool
+    public var wallSeconds: Double
+
+    public func count(_ status: BatchFileOutcome.Status) -> Int {
+        files.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
+    }
+
+    /// Seconds of audio converted in this run (up-to-date files cost nothing, so they do not count).
+    public var convertedAudioSeconds: Double {
+        files.reduce(0) { $0 + ($1.status == .converted ? $1.durationSeconds ?? 0 : 0) }
+    }
+
+    public var succeeded: Bool { count(.failed) == 0 && problems.isEmpty }
+
+    /// One line: `12 converted, 3 up to date, 1 failed; 8.40 s of audio in 1.20 s (7.0× real time)`.
+    public var summary: String {
+        var parts = ["\(count(.converted)) converted", "\(count(.upToDate)) up to date", "\(count(.failed)) failed"]
+        if !problems.isEmpty { parts.append("\(problems.count) other problem(s)") }
+        if interrupted { parts.append("\(count(.notStarted)) not started (interrupted)") }
+        var line = parts.joined(separator: ", ")
+        line += String(format: "; %.2f s of audio in %.2f s", convertedAudioSeconds, wallSeconds)
+        if convertedAudioSeconds > 0, wallSeconds > 0 {
+            line += String(format: " (%.1f× real time)", convertedAudioSeconds / wallSeconds)
+        }
+        let kept = orphans.filter { !$0.pruned }.count, pruned = orphans.count - kept
+        if kept > 0 { line += "; \(kept) deleted source(s) still have outputs (--prune removes them)" }
+        if pruned > 0 { line += "; pruned the outputs of \(pruned) deleted source(s)" }
+        return line
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// Progress of a running batch, delivered one event at a time (never concurrently).
+public enum BatchEvent {
+    case began(BatchJob)
+    case finished(BatchFileOutcome)
+}
+
+/// Runs a `BatchPlan` on `--jobs` worker threads, then brings the manifest and the output
+/// tree up to date.
+///
+/// Each worker takes the next job, hashes the source, and converts it unless its manifest
+/// entry shows it up to date. Workers share nothing but the job counter: each conversion has
+/// its own decoder, analysis session and FFTW buffers (plan creation is serialised inside
+/// `RealFFT`), and FFTW itself runs single-threaded, so N jobs use N cores and memory stays
+/// at N streaming conversions. Results land in a slot per job, and everything written
+/// afterwards is sorted, so the output tree does not depend on the number of jobs or on
+/// which worker finished first.
+public final class BatchRunner {
+    public let plan: BatchPlan
+    private let lock = NSLock()
+    private var nextJob = 0
+    private var outcomes: [BatchFileOutcome?]
+    /// Output folders of the jobs being converted now, by job index.
+    private var inFlight: [Int: URL] = [:]
+
+    public init(plan: BatchPlan) {
+        self.plan = plan
+        outcomes = Array(repeating: nil, count: plan.jobs.count)
+    }
+
+    /// Converts every job not yet up to date; returns when all are done or `stop` was
+    /// requested and the files in progress have finished.
+    public func run(stop: BatchStop = BatchStop(), observer: @escaping (BatchEvent) -> Void = { _ in }) -> BatchResult {
+        let started = ContinuousClock.now
+        OutputTree.removeTemporaries(in: Set(plan.jobs.map(\.outputFolder)))
+        let workers = min(plan.options.jobs, plan.jobs.count)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                work(stop: stop, observer: observer)
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+
+        var files = plan.failures
+        for (index, outcome) in outcomes.enumerated() {
+            files.append(outcome ?? BatchFileOutcome(source: plan.jobs[index].source.relativePath, status: .notStarted))
+        }
+        files.sort { $0.source < $1.source }
+        var result = BatchResult(files: files, problems: plan.problems, orphans: [],
+                                 warnings: plan.manifestWarning.map { ["\(plan.displayOutput(BatchManifest.fileName)): \($0)"] } ?? [],
+                                 interrupted: stop.isRequested, wallSeconds: 0)
+        finish(&result)
+        result.wallSeconds = Self.seconds(since: started)
+        return result
+    }
+
+    /// Abandons the files being converted: removes their temporaries and returns how many
+    /// there were. For a second interrupt, just before the process exits.
+    public func abandon() -> Int {
+        lock.lock()
+        let folders = Set(inFlight.values), count = inFlight.count
+        lock.unlock()
+        OutputTree.removeTemporaries(in: folders)
+        return count
+    }
+
+    private func work(stop: BatchStop, observer: (BatchEvent) -> Void) {
+        while true {
+            lock.lock()
+            guard !stop.isRequested, nextJob < plan.jobs.count else {
+                lock.unlock()
+                return
+            }
+            let index = nextJob
+            nextJob += 1
+            let job = plan.jobs[index]
+            inFlight[index] = job.outputFolder
+            observer(.began(job))
+            lock.unlock()
+
+            let outcome = process(job)
+
+            lock.lock()
+            outcomes[index] = outcome
+            inFlight[index] = nil
+            observer(.finished(outcome))
+            lock.unlock()
+        }
+    }
+
+    private func process(_ job: BatchJob) -> BatchFileOutcome {
+        let started = ContinuousClock.now
+        let source = job.source.relativePath
+        do {
+            let contentHash = try ContentHash.of(fileAt: job.source.url)
+            let steps = plan.options.steps.map(\.fingerprint)
+            if !plan.options.force, let previous = job.previous, isCurrent(previous, job, contentHash, steps) {
+                return BatchFileOutcome(source: source, status: .upToDate, entry: previous, seconds: Self.seconds(since: started))
+            }
+            let result = try Converter(preset: job.preset).convert(job.source.url, to: job.outputFolder, stem: job.stem,
+                                                                   protectedPaths: plan.protectedPaths)
+            var written = [result.ahap] + [result.audio].compactMap { $0 }
+            for step in plan.options.steps {
+                written += try step.run(after: result, source: job.source)
+            }
+            let entry = BatchManifest.Entry(
+                contentHash: contentHash, preset: job.preset.name, presetHash: job.preset.hash,
+                toolVersion: TactusVersion.current, steps: steps,
+                outputs: written.filter { !plan.protectedPaths.contains($0.standardizedFileURL.path) }
+                    .compactMap(relativeOutputPath).sorted(),
+                transients: result.track.transients.count, durationSeconds: result.track.duration)
+            return BatchFileOutcome(source: source, status: .converted, entry: entry, seconds: Self.seconds(since: started))
+        } catch {
+            let cause = ConversionError(file: job.source.url, error)
+            var failure = BatchFileOutcome(failed: source, ConversionError(file: plan.discovery.display(source),
+                                                                           reason: cause.reason, hint: cause.hint))
+            failure.seconds = Self.seconds(since: started)
+            return failure
+        }
+    }
+
+    /// Up to date: same bytes, same resolved preset (by name and values), same tool, same
+    /// extra steps, same output name, and every output still there.
+    private func isCurrent(_ entry: BatchManifest.Entry, _ job: BatchJob, _ contentHash: String, _ steps: [String]) -> Bool {
+        entry.contentHash == contentHash && entry.preset == job.preset.name && entry.presetHash == job.preset.hash
+            && entry.toolVersion == TactusVersion.current && entry.steps == steps && entry.outputs.contains(job.ahapPath)
+            && entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: plan.outputRoot.appendingPathComponent($0).path) }
+    }
+
+    private func relativeOutputPath(_ url: URL) -> String? {
+        let root = plan.outputRoot.path + "/", path = url.standardizedFileURL.path
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : nil
+    }
+
+    /// Updates the manifest with this run's conversions, deletes outputs a source no longer
+    /// writes (its stem changed), reports or prunes the outputs of deleted sources, and saves
+    /// the manifest. Serial and sorted: the same result for any number of jobs.
+    private func finish(_ result: inout BatchResult) {
+        var manifest = plan.manifest
+        var dropped: [String] = []
+        for file in result.files {
+            guard let entry = file.entry else { continue }
+            dropped += manifest.files[file.source]?.outputs ?? []
+            manifest.files[file.source] = entry
+        }
+        for source in manifest.files.keys.sorted() {
+            let entry = manifest.files[source]!
+            guard !FileManager.default.fileExists(atPath: plan.inputRoot.appendingPathComponent(source).path) else { continue }
+            result.orphans.append(BatchOrphan(source: source, outputs: entry.outputs, pruned: plan.options.prune))
+            if plan.options.prune {
+                manifest.files[source] = nil
+                dropped += entry.outputs
+            }
+        }
+        let owned = Set(manifest.files.values.flatMap(\.outputs))
+        OutputTree.remove(Set(dropped).subtracting(owned).sorted().filter {
+            !plan.protectedPaths.contains(plan.outputRoot.appendingPathComponent($0).standardizedFileURL.path)
+        }, under: plan.outputRoot)
+        do { try manifest.save(in: plan.outputRoot) } catch {
+            let cause = ConversionError(file: plan.outputRoot, error)
+            result.problems.append(ConversionError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
+                                                   hint: "the next run will rebuild what this one converted"))
+        }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

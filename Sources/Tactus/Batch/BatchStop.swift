@@ -1,0 +1,22 @@
+import Foundation
+
+/// Asks a running batch to stop: no new file starts, files in progress finish (so their
+/// outputs are whole), the manifest is saved. Set from a signal handler's thread.
+public final class BatchStop: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+
+    public init() {}
+
+    public func request() {
+        lock.lock()
+        requested = true
+        lock.unlock()
+    }
+
+    public var isRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+}

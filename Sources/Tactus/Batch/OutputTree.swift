@@ -1,0 +1,36 @@
+import Foundation
+
+/// Housekeeping in a batch's output folder.
+enum OutputTree {
+    /// Deletes the temporaries (`.<name>.<token>.tactus-tmp`) in `folders`: those a killed run
+    /// left behind, or those of conversions being abandoned. Returns how many were removed.
+    @discardableResult
+    static func removeTemporaries(in folders: Set<URL>) -> Int {
+        var removed = 0
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for name in names where name.hasPrefix(".") && name.hasSuffix(AtomicOutput.temporarySuffix) {
+                if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    /// Deletes files given relative to `root`, then every folder this leaves empty (never
+    /// `root` itself), so a pruned tree looks as if the source had never been there.
+    static func remove(_ relativePaths: [String], under root: URL) {
+        var folders = Set<String>()
+        for path in relativePaths {
+            unlink(root.appendingPathComponent(path).path)
+            var folder = (path as NSString).deletingLastPathComponent
+            while !folder.isEmpty {
+                folders.insert(folder)
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        // Deepest first, so a parent is tried after its children; rmdir only removes empty folders.
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            rmdir(root.appendingPathComponent(folder).path)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TactusMapping
+
+/// Scores a preset on an annotated set: transient timing against ground truth, and the
+/// continuous haptics against the audio's own envelope, file by file and per condition.
+public struct CorpusEvaluation {
+    public struct FileResult {
+        public var truth: GroundTruth
+        public var detected: [Double]
+        public var fidelity: Fidelity
+    }
+
+    public var files: [FileResult] = []
+
+    /// Converts every annotated file with `preset` into a scratch folder and measures it.
+    public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) throws -> CorpusEvaluation {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tactus-evaluate-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let converter = Converter(preset: preset)
+        var evaluation = CorpusEvaluation()
+        for (i, truth) in annotations.enumerated() {
+            let dir = scratch.appendingPathComponent("\(i)", isDirectory: true)
+            let result = try converter.convert(truth.audio, to: dir)
+            let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.ahap), baseDirectory: dir,
+                                                reference: ReferenceEnvelope.measure(truth.audio))
+            evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
+                                               fidelity: fidelity))
+        }
+        return evaluation
+    }
+
+    public func onsetScore(tolerance: Double, condition: String? = nil) -> OnsetScore {
+        files.filter { condition == nil || $0.truth.condition == condition }
+            .reduce(OnsetScore.empty) { $0 + OnsetScore(detected: $1.detected, truth: $1.truth.onsets, tolerance: tolerance) }
+    }
+
+    public var conditions: [String] { Array(Set(files.map(\.truth.condition))).sorted() }
+
+    /// Mean of a per-file metric over the files where it is defined, and how many those are.
+    public func mean(_ metric: (Fidelity) -> Double?) -> (value: Double, count: Int) {
+        let values = files.compactMap { metric($0.fidelity) }
+        return (values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count), values.count)
+    }
+
+    /// A plain-text report: the onset table per condition, then the envelope metrics.
+    public func table() -> String {
+        var lines = ["condition  files   P@25   R@25   F@25   F@50  med ms  p90 ms bias ms"]
+        for condition in conditions + ["ALL"] {
+            let c = condition == "ALL" ? nil : condition
+            let s25 = onsetScore(tolerance: 0.025, condition: c), s50 = onsetScore(tolerance: 0.05, condition: c)
+            let abs50 = s50.errors.map { abs($0) * 1000 }
+            let bias = s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000
+            let count = files.filter { c == nil || $0.truth.condition == c }.count
+            lines.append(condition.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %5d %6.3f %6.3f %6.3f %6.3f %7.2f %7.2f %7.2f", count,
+                                s25.precision, s25.recall, s25.fMeasure, s50.fMeasure, Statistics.median(abs50),
+                                Statistics.percentile(abs50, 0.9), bias))
+        }
+        let intensity = mean(\.intensityCorrelation), felt = mean(\.playedCorrelation)
+        let sharpness = mean(\.sharpnessCorrelation)
+        let pairs = files.flatMap(\.fidelity.sharpnessPairs)
+        let pooled = Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)) ?? 0
+        lines.append("")
+        lines.append(String(format: "continuous intensity↔loudness Pearson, mean of %d files: %.3f", intensity.count, intensity.value))
+        lines.append(String(format: "felt intensity (continuous + transients)↔loudness Pearson, mean of %d files: %.3f",
+                            felt.count, felt.value))
+        lines.append(String(format: "sharpness↔log centroid Spearman, mean of %d files: %.3f; pooled over %d frames: %.3f",
+                            sharpness.count, sharpness.value, pairs.count, pooled))
+        lines.append(String(format: "control points per second: %.1f   AHAP bytes per second: %.0f",
+                            mean { $0.controlPointsPerSecond }.value, mean { $0.bytesPerSecond }.value))
+        lines.append("scaled transients: \(files.map(\.fidelity.scaledTransients).reduce(0, +))   "
+                     + "validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
+                     + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TactusAHAP
+
+/// How well one AHAP plays its audio, measured with the pattern evaluator the way Core
+/// Haptics would play it (see DESIGN.md, "How we know it is good").
+public struct Fidelity {
+    /// Pearson correlation of evaluated continuous intensity with the reference loudness;
+    /// nil when the file has no continuous haptics or no loudness variation.
+    public var intensityCorrelation: Double?
+    /// Pearson correlation of everything felt (continuous intensity, and each transient's
+    /// intensity over the 10 ms it starts in) with the reference loudness.
+    public var playedCorrelation: Double?
+    /// Spearman correlation of evaluated continuous sharpness with the log centroid, over
+    /// frames where a continuous event plays and the audio is within 40 dB of its loudest.
+    public var sharpnessCorrelation: Double?
+    /// The (sharpness, log centroid) pairs behind `sharpnessCorrelation`, for pooling files.
+    public var sharpnessPairs: [(sharpness: Double, logCentroid: Double)]
+    /// Control points written, per second of audio.
+    public var controlPointsPerSecond: Double
+    /// Encoded AHAP size per second of audio.
+    public var bytesPerSecond: Double
+    /// Transients whose effective intensity (either sharpness reading) misses the event's
+    /// own value by more than 0.01: those a control scales.
+    public var scaledTransients: Int
+    public var validatorErrors: Int
+    public var validatorWarnings: Int
+
+    public static func measure(ahap: Data, baseDirectory: URL, reference: ReferenceEnvelope) throws -> Fidelity {
+        let document = try AHAPDecoder().decode(ahap)
+        let evaluator = PatternEvaluator(document)
+        let validation = AHAPValidator(baseDirectory: baseDirectory).validate(ahap)
+        let hop = ReferenceEnvelope.hopSeconds
+        var played: [Double] = [], sharpness: [Double] = [], centroid: [Double] = []
+        let loudest = reference.levelDb.max() ?? 0
+        for k in reference.loudness.indices {
+            // Loudness blocks are centred half a hop in; centroid frames on the hop itself.
+            played.append(evaluator.continuousIntensity(at: (Double(k) + 0.5) * hop))
+            if let s = evaluator.continuousSharpness(at: Double(k) * hop), reference.levelDb[k] > loudest - 40 {
+                sharpness.append(s)
+                centroid.append(reference.logCentroid[k])
+            }
+        }
+        var felt = played
+        for transient in evaluator.transients {
+            let k = Int(transient.time / hop)
+            if k < felt.count { felt[k] = max(felt[k], transient.effectiveIntensity) }
+        }
+        let points = document.pattern.reduce(0) { count, element in
+            if case .curve(let curve) = element { return count + curve.controlPoints.count }
+            return count
+        }
+        let scaled = evaluator.transients.filter { t in
+            abs(t.effectiveIntensity - t.eventIntensity) > 0.01
+                || PatternEvaluator.SharpnessReading.allCases.contains { abs(t.effectiveSharpness($0) - t.eventSharpness) > 0.01 }
+        }.count
+        let seconds = max(reference.duration, 1e-3)
+        return Fidelity(intensityCorrelation: Statistics.pearson(played, reference.loudness),
+                        playedCorrelation: Statistics.pearson(felt, reference.loudness),
+                        sharpnessCorrelation: Statistics.spearman(sharpness, centroid),
+                        sharpnessPairs: Array(zip(sharpness, centroid)),
+                        controlPointsPerSecond: Double(points) / seconds, bytesPerSecond: Double(ahap.count) / seconds,
+                        scaledTransients: scaled, validatorErrors: validation.errorCount,
+                        validatorWarnings: validation.warningCount)
+    }
+}

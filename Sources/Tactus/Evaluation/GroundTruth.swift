@@ -1,0 +1,27 @@
+import Foundation
+
+/// An annotated sound: the audio file and the onset times a designer wants transients at.
+///
+/// Stored as `<name>.json` beside the audio: `{"file": "hit.wav", "condition": "clean",
+/// "onsets": [0.1234, …]}` (other keys are ignored). The bundled Corpus uses this format,
+/// and so can a studio's own reference set.
+public struct GroundTruth {
+    public let audio: URL
+    public let condition: String
+    public let onsets: [Double]
+
+    /// Every annotation under `directory`, sorted by audio path.
+    public static func find(in directory: URL) throws -> [GroundTruth] {
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var found: [GroundTruth] = []
+        for case let url as URL in enumerator where url.pathExtension == "json" {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
+                  let file = object["file"] as? String, let onsets = object["onsets"] as? [Double] else { continue }
+            found.append(GroundTruth(audio: url.deletingLastPathComponent().appendingPathComponent(file),
+                                     condition: object["condition"] as? String ?? "", onsets: onsets))
+        }
+        return found.sorted { $0.audio.path < $1.audio.path }
+    }
+}

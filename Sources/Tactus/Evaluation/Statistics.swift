@@ -1,0 +1,50 @@
+import Foundation
+
+/// Small statistics used by the evaluation: correlation and ranks.
+public enum Statistics {
+    /// Pearson correlation; nil when either series is constant (correlation undefined).
+    public static func pearson(_ x: [Double], _ y: [Double]) -> Double? {
+        let n = Double(min(x.count, y.count))
+        guard n > 2 else { return nil }
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (a, b) in zip(x, y) {
+            sxy += (a - mx) * (b - my)
+            sxx += (a - mx) * (a - mx)
+            syy += (b - my) * (b - my)
+        }
+        guard sxx > 1e-12, syy > 1e-12 else { return nil }
+        return sxy / (sxx * syy).squareRoot()
+    }
+
+    /// Spearman rank correlation (Pearson on average ranks).
+    public static func spearman(_ x: [Double], _ y: [Double]) -> Double? {
+        pearson(ranks(x), ranks(y))
+    }
+
+    /// Ranks from 1, ties sharing their average rank.
+    public static func ranks(_ values: [Double]) -> [Double] {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        var ranks = [Double](repeating: 0, count: values.count)
+        var i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count, values[order[j + 1]] == values[order[i]] { j += 1 }
+            let rank = Double(i + j) / 2 + 1
+            for k in i...j { ranks[order[k]] = rank }
+            i = j + 1
+        }
+        return ranks
+    }
+
+    public static func median(_ values: [Double]) -> Double {
+        percentile(values, 0.5)
+    }
+
+    /// The value below which `fraction` of the values lie (nearest rank).
+    public static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+    }
+}

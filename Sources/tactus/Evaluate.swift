@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Tactus
+
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score a preset on annotated sounds (transient timing and envelope fidelity).",
+        discussion: """
+        Finds every <name>.json annotation (with "file" and "onsets") under DIR, converts
+        its audio with the preset, and prints precision/recall/F-measure of the transients
+        at ±25/±50 ms per condition, timing errors, and how well the evaluated continuous
+        intensity and sharpness follow the audio's loudness and brightness.
+
+        Examples:
+          tactus evaluate Corpus
+          tactus evaluate Corpus --set peaks.delta=2
+          tactus evaluate Corpus --set mapping.intensity.tolerance=0.001   # unsimplified curves
+        """)
+
+    @Argument(help: "Folder of annotated sounds.")
+    var directory: String
+
+    @OptionGroup var presetOptions: PresetOptions
+
+    @Flag(help: "Also list every file's numbers.")
+    var verbose = false
+
+    func run() throws {
+        let preset = try presetOptions.resolve()
+        let annotations = try GroundTruth.find(in: URL(fileURLWithPath: directory, isDirectory: true))
+        guard !annotations.isEmpty else {
+            report("\(directory): no annotations found (<name>.json with \"file\" and \"onsets\")")
+            throw ExitCode(1)
+        }
+        let evaluation: CorpusEvaluation
+        do { evaluation = try CorpusEvaluation.run(annotations, preset: preset) } catch {
+            report(error)
+            throw ExitCode(1)
+        }
+        if verbose {
+            for file in evaluation.files {
+                let s = OnsetScore(detected: file.detected, truth: file.truth.onsets, tolerance: 0.025)
+                let f = file.fidelity
+                print(String(format: "%@  F@25 %.2f  intensity r %@  sharpness ρ %@  %.1f pts/s",
+                             file.truth.audio.lastPathComponent as NSString, s.fMeasure,
+                             (f.intensityCorrelation.map { String(format: "%.3f", $0) } ?? "–") as NSString,
+                             (f.sharpnessCorrelation.map { String(format: "%.3f", $0) } ?? "–") as NSString,
+                             f.controlPointsPerSecond))
+            }
+            print("")
+        }
+        print("preset \(preset.name) (\(preset.hash))")
+        print(evaluation.table(), terminator: "")
+    }
+}
