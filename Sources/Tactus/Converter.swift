@@ -132,14 +132,7 @@ public struct Converter {
             audioFileName: audioName,
             audioVolume: output.number("audioVolume"),
             useVolumeEnvelope: output.flag("useVolumeEnvelope"),
-            metadata: [
-                .init(key: "Project", value: "Tactus"),
-                .init(key: "Description", value: "Haptics for \(source.lastPathComponent), made by Tactus"),
-                .init(key: "Source", value: source.lastPathComponent),
-                .init(key: "Preset", value: preset.name),
-                .init(key: "PresetHash", value: preset.hash),
-                .init(key: "ToolVersion", value: TactusVersion.current),
-            ])
+            metadata: PresetProvenance(preset: preset).metadata(source: source.lastPathComponent))
     }
 
     private static func prepare(_ directory: URL) throws {

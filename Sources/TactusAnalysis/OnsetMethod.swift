@@ -1,3 +1,5 @@
+import Foundation
+
 /// One way of turning frames into an onset novelty curve (aubio's `specdesc`): high where a
 /// new sound starts. A method is one small type; adding one means writing a type and
 /// listing it in `OnsetMethods.all`.
@@ -13,11 +15,31 @@ public protocol OnsetMethod: TunablePart {
     static var peakPickingDefaults: [String: ParameterValue] { get }
 }
 
+/// The registry of onset methods presets can select by id: a static table of the built-in
+/// ones plus any a library user registers (no dynamic loading).
 public enum OnsetMethods {
-    /// Every built-in method, by id.
-    public static let all: [any OnsetMethod.Type] = [
+    public static let builtIn: [any OnsetMethod.Type] = [
         SuperFlux.self, SpectralFlux.self, HighFrequencyContent.self, ComplexDomain.self, EnergyRise.self,
     ]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered: [any OnsetMethod.Type] = []
+
+    /// Every method presets can select: built-in first, then registered ones.
+    public static var all: [any OnsetMethod.Type] {
+        lock.lock()
+        defer { lock.unlock() }
+        return builtIn + registered
+    }
+
+    /// Makes a method of your own selectable by `onset.method`; replaces one with the same id.
+    public static func register(_ method: any OnsetMethod.Type) {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(!builtIn.contains { $0.id == method.id }, "\(method.id) is a built-in onset method")
+        registered.removeAll { $0.id == method.id }
+        registered.append(method)
+    }
 
     public static func named(_ id: String) -> (any OnsetMethod.Type)? {
         all.first { $0.id == id }

@@ -14,8 +14,14 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as typed after `--set key=`: choices without quotes.
+    public var plainText: String {
+        if case .choice(let value) = self { return value }
+        return description
+    }
+
     /// Shortest decimal text that reads back as the same Double (no exponent for ordinary values).
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }

@@ -13,6 +13,9 @@ public struct ResolvedPreset {
     public let sections: [String: ParameterSet]
     /// Where each value came from, by `section.key`: "default", "method superflux", a file, or "--set".
     public let origins: [String: String]
+    /// The command-line overrides applied, as sorted `section.key=value` (recorded in AHAP
+    /// metadata so `--preset-from` can repeat them).
+    public let overrides: [String]
 
     /// Resolves `files` (root ancestor first, the preset itself, then command-line overrides
     /// last) in order: parameter default → method default → each file → overrides.
@@ -23,6 +26,9 @@ public struct ResolvedPreset {
         name = leaf.name
         description = leaf.description
         chain = files.filter { $0.source != PresetFile.overrideSource }.reversed().map(\.source)
+        overrides = files.filter { $0.source == PresetFile.overrideSource }.flatMap { file in
+            file.values.flatMap { section, values in values.map { "\(section).\($0.key)=\($0.value.plainText)" } }
+        }.sorted()
 
         // The onset method first: it decides which onset parameters exist.
         var methodId = SuperFlux.id
@@ -41,11 +47,20 @@ public struct ResolvedPreset {
         }
         let method = OnsetMethods.named(methodId)!
         onsetMethod = method
+        // Onset parameters belong to a method: those set before the file that last switched
+        // to another method were meant for the old one and do not carry over.
+        var firstOnsetFile = 0
+        var effective = ParameterValue.choice(SuperFlux.id)
+        for (index, file) in files.enumerated() {
+            if let own = file.values[PresetSections.onset]?[PresetSections.methodKey], own != effective {
+                effective = own
+                firstOnsetFile = index
+            }
+        }
 
         var sections: [String: ParameterSet] = [:]
         var origins: [String: String] = ["onset.method": methodSource]
         for section in PresetSections.all {
-            var currentMethod = ParameterValue.choice(SuperFlux.id)
             let descriptors = section.descriptors(method)
             var given: [String: ParameterValue] = [:]
             for d in descriptors { origins["\(section.path).\(d.name)"] = "default" }
@@ -55,15 +70,10 @@ public struct ResolvedPreset {
                     origins["\(section.path).\(key)"] = "method \(method.id)"
                 }
             }
-            for file in files {
+            let isOnset = section.path == PresetSections.onset
+            for (index, file) in files.enumerated() where !isOnset || index >= firstOnsetFile {
                 guard var values = file.values[section.path] else { continue }
-                if section.path == PresetSections.onset, let own = values.removeValue(forKey: PresetSections.methodKey),
-                   own != currentMethod {
-                    // Switching method drops the parameters ancestors set for the previous one.
-                    currentMethod = own
-                    given = [:]
-                    for d in descriptors { origins["\(section.path).\(d.name)"] = "default" }
-                }
+                if isOnset { values[PresetSections.methodKey] = nil }
                 for key in values.keys.sorted() {
                     let value = values[key]!
                     guard let d = descriptors.first(where: { $0.name == key }) else {

@@ -15,8 +15,9 @@ struct Presets: ParsableCommand {
           tactus presets show impacts --set peaks.delta=2
           tactus presets init --from impacts > mine.json
           tactus presets validate mine.json
+          tactus presets schema > Presets/preset.schema.json
         """,
-        subcommands: [List.self, Show.self, Validate.self, Init.self])
+        subcommands: [List.self, Show.self, Validate.self, Init.self, Schema.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Name and one-line description of each preset found.")
@@ -86,6 +87,15 @@ struct Presets: ParsableCommand {
             let resolved = try resolvePreset(from, overrides: [])
             print(PresetPrinter.json(resolved, name: name, description: "Started from \(resolved.name)."),
                   terminator: "")
+        }
+    }
+
+    struct Schema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the JSON Schema of preset files, generated from the parts' parameters.")
+
+        func run() throws {
+            print(PresetSchema.json(), terminator: "")
         }
     }
 }

@@ -23,8 +23,24 @@ struct PresetOptions: ParsableArguments {
         valueName: "section.key=value"))
     var overrides: [String] = []
 
+    @Option(name: .customLong("preset-from"), help: ArgumentHelp(
+        "Reuse the preset (and --set overrides) recorded in an AHAP Tactus wrote; refuses if that preset has changed since.",
+        valueName: "old.ahap"))
+    var presetFrom: String?
+
     func resolve() throws -> ResolvedPreset {
-        try resolvePreset(preset, overrides: overrides)
+        guard let presetFrom else { return try resolvePreset(preset, overrides: overrides) }
+        guard overrides.isEmpty, preset == "default" else {
+            report("--preset-from cannot be combined with --preset or --set")
+            throw ExitCode(64)
+        }
+        do {
+            let ahap = URL(fileURLWithPath: presetFrom)
+            return try PresetProvenance.read(from: ahap).resolve(in: PresetLibrary.standard(), ahap: ahap)
+        } catch {
+            report(error)
+            throw ExitCode(64)
+        }
     }
 }
 

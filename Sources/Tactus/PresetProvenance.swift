@@ -1,0 +1,69 @@
+import Foundation
+import TactusAHAP
+import TactusMapping
+
+/// Which tool and preset made an AHAP, recorded in its `Metadata` so an output can be
+/// traced, checked for staleness and made again (`tactus convert --preset-from OLD.ahap`).
+public struct PresetProvenance: Equatable {
+    public var presetName: String
+    public var overrides: [String]
+    public var presetHash: String
+    public var toolVersion: String
+
+    public static let keys = (preset: "Preset", overrides: "PresetOverrides", hash: "PresetHash", tool: "ToolVersion")
+
+    public init(preset: ResolvedPreset) {
+        presetName = preset.name
+        overrides = preset.overrides
+        presetHash = preset.hash
+        toolVersion = TactusVersion.current
+    }
+
+    func metadata(source: String) -> [AHAPDocument.MetadataEntry] {
+        var entries: [AHAPDocument.MetadataEntry] = [
+            .init(key: "Project", value: "Tactus"),
+            .init(key: "Description", value: "Haptics for \(source), made by Tactus"),
+            .init(key: "Source", value: source),
+            .init(key: Self.keys.preset, value: presetName),
+        ]
+        if !overrides.isEmpty { entries.append(.init(key: Self.keys.overrides, value: overrides.joined(separator: " "))) }
+        entries.append(.init(key: Self.keys.hash, value: presetHash))
+        entries.append(.init(key: Self.keys.tool, value: toolVersion))
+        return entries
+    }
+
+    /// Reads the provenance of an AHAP written by Tactus.
+    public static func read(from ahap: URL) throws -> PresetProvenance {
+        let document: AHAPDocument
+        do { document = try AHAPDecoder().decode(Data(contentsOf: ahap)) } catch {
+            throw ConversionError(file: ahap.path, reason: "cannot be read as an AHAP: \(error)")
+        }
+        func value(_ key: String) -> String? { document.metadata.last { $0.key == key }?.value }
+        guard let name = value(keys.preset), let hash = value(keys.hash) else {
+            throw ConversionError(file: ahap.path, reason: "has no Tactus preset metadata",
+                                  hint: "only AHAPs written by Tactus record their preset")
+        }
+        let overrides = value(keys.overrides).map { $0.split(separator: " ").map(String.init) } ?? []
+        return PresetProvenance(presetName: name, overrides: overrides, presetHash: hash,
+                                toolVersion: value(keys.tool) ?? "")
+    }
+
+    init(presetName: String, overrides: [String], presetHash: String, toolVersion: String) {
+        self.presetName = presetName
+        self.overrides = overrides
+        self.presetHash = presetHash
+        self.toolVersion = toolVersion
+    }
+
+    /// Resolves the same preset again and checks it still gives the recorded values.
+    public func resolve(in library: PresetLibrary, ahap: URL) throws -> ResolvedPreset {
+        let preset = try library.resolve(presetName, overrides: overrides)
+        guard preset.hash == presetHash else {
+            throw ConversionError(file: ahap.path,
+                                  reason: "preset \"\(presetName)\" has changed since this AHAP was made "
+                                      + "(hash \(presetHash), now \(preset.hash))",
+                                  hint: "use --preset \(presetName) to convert with its current values")
+        }
+        return preset
+    }
+}

@@ -1,0 +1,113 @@
+import TactusAnalysis
+
+/// Generates the JSON Schema of preset files from the parts' parameter descriptors, so
+/// editors can autocomplete and check presets, and the schema can never drift from the
+/// code (a test regenerates it and compares with `Presets/preset.schema.json`).
+///
+/// Onset parameters depend on the method; the schema lists every method's parameters
+/// (each with its own help) and checks `method` against the known ids. The resolver is
+/// stricter: it refuses a parameter that the selected method does not have.
+public enum PresetSchema {
+    public static func json() -> String {
+        var root: [(String, String)] = [
+            ("$schema", quote("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", quote("preset.schema.json")),
+            ("title", quote("Tactus preset")),
+            ("description", quote("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
+            ("type", quote("object")),
+            ("additionalProperties", "false"),
+        ]
+        var properties: [(String, String)] = [
+            ("$schema", object([("type", quote("string"))])),
+            ("schemaVersion", object([("const", "\(PresetFile.schemaVersion)"), ("description", quote("Version of this format."))])),
+            ("name", object([("type", quote("string")), ("description", quote("Name shown by `tactus presets list`."))])),
+            ("description", object([("type", quote("string")), ("description", quote("What the preset is for, one line."))])),
+            ("extends", object([("type", quote("string")), ("description", quote("Parent preset: a name from the preset folders, or a path relative to this file."))])),
+        ]
+        var groups: [String: [(String, String)]] = [:]
+        var order: [String] = []
+        for section in PresetSections.all {
+            let parts = section.path.split(separator: ".").map(String.init)
+            let schema = sectionSchema(section)
+            if parts.count == 1 {
+                properties.append((parts[0], schema))
+            } else {
+                if groups[parts[0]] == nil { order.append(parts[0]) }
+                groups[parts[0], default: []].append((parts[1], schema))
+            }
+        }
+        for group in order {
+            properties.append((group, object([("type", quote("object")), ("additionalProperties", "false"),
+                                              ("properties", object(groups[group]!))])))
+        }
+        root.append(("required", "[\(quote("schemaVersion"))]"))
+        root.append(("properties", object(properties)))
+        return render(object(root)) + "\n"
+    }
+
+    private static func sectionSchema(_ section: PresetSections.Section) -> String {
+        var properties: [(String, String)] = []
+        if section.path == PresetSections.onset {
+            let ids = OnsetMethods.all.map { quote($0.id) }.joined(separator: ", ")
+            properties.append((PresetSections.methodKey, object([("enum", "[\(ids)]"), ("description", quote("Onset detection method."))])))
+            var seen = Set<String>()
+            for method in OnsetMethods.all {
+                for d in method.parameters where seen.insert(d.name).inserted {
+                    properties.append((d.name, parameterSchema(d)))
+                }
+            }
+        } else {
+            for d in section.descriptors(SuperFlux.self) { properties.append((d.name, parameterSchema(d))) }
+        }
+        return object([("type", quote("object")), ("description", quote(section.summary)),
+                       ("additionalProperties", "false"), ("properties", object(properties))])
+    }
+
+    private static func parameterSchema(_ d: ParameterDescriptor) -> String {
+        var fields: [(String, String)] = []
+        switch d.kind {
+        case .number(let r):
+            fields += [("type", quote("number")), ("minimum", ParameterValue.format(r.lowerBound)),
+                       ("maximum", ParameterValue.format(r.upperBound))]
+        case .integer(let r):
+            fields += [("type", quote("integer")), ("minimum", ParameterValue.format(r.lowerBound)),
+                       ("maximum", ParameterValue.format(r.upperBound))]
+        case .flag:
+            fields.append(("type", quote("boolean")))
+        case .choice(let options):
+            fields.append(("enum", "[" + options.map(quote).joined(separator: ", ") + "]"))
+        }
+        fields.append(("default", "\(d.defaultValue)"))
+        let unit = d.unit.isEmpty ? "" : " Unit: \(d.unit)."
+        fields.append(("description", quote(d.help + unit)))
+        return object(fields)
+    }
+
+    // A tiny deterministic JSON builder: objects keep the order given.
+    private static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    static func quote(_ s: String) -> String { PresetPrinter.quote(s) }
+
+    /// Pretty-prints compact JSON made by `object` (2-space indent, one member per line).
+    private static func render(_ compact: String) -> String {
+        var out = "", indent = 0, inString = false, escaped = false
+        for ch in compact {
+            if inString {
+                out.append(ch)
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
+                continue
+            }
+            switch ch {
+            case "\"": inString = true; out.append(ch)
+            case "{": indent += 1; out += "{\n" + String(repeating: "  ", count: indent)
+            case "}": indent -= 1; out += "\n" + String(repeating: "  ", count: indent) + "}"
+            case ",": out += ",\n" + String(repeating: "  ", count: indent)
+            case " " where out.hasSuffix("\n" + String(repeating: "  ", count: indent)): break
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}
