@@ -26,5 +26,12 @@ test: deps
 eval: build
 	scripts/eval_onsets.py --tactus .build/$(CONFIG)/tactus
 
+# Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
+# beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).
+bench: deps
+	scripts/bench/ensure-tools.sh
+	$(SWIFT) build -c release --product tactus
+	scripts/bench/run.py --tactus .build/release/tactus
+
 clean:
 	rm -rf .build $(OUT)

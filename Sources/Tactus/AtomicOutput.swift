@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// Writes an output under a temporary name in its final folder and renames it into place,
 /// so an interrupted or failed run never leaves a half-written file under the real name.
@@ -19,7 +20,8 @@ struct AtomicOutput {
     func write(_ data: Data) throws {
         do { try data.write(to: temporary) } catch {
             discard()
-            throw ConversionError(file: destination.path, reason: "cannot write: \(Self.describe(error))")
+            throw ConversionError(file: destination.path, reason: "cannot write \(destination.lastPathComponent): \(Self.describe(error))",
+                                  hint: FileErrorReason.writeHint)
         }
     }
 
@@ -28,7 +30,8 @@ struct AtomicOutput {
         if rename(temporary.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
-            throw ConversionError(file: destination.path, reason: "cannot write: \(reason)")
+            throw ConversionError(file: destination.path, reason: "cannot write \(destination.lastPathComponent): \(reason)",
+                                  hint: FileErrorReason.writeHint)
         }
     }
 
@@ -37,10 +40,6 @@ struct AtomicOutput {
     }
 
     static func describe(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return ns.localizedDescription
+        FileErrorReason.describe(error)
     }
 }

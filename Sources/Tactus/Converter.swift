@@ -135,16 +135,24 @@ public struct Converter {
             metadata: PresetProvenance(preset: preset).metadata(source: source.lastPathComponent))
     }
 
+    /// Makes sure the outputs can be written before any work is done, with a reason that
+    /// names the folder (the message's file is the input).
     private static func prepare(_ directory: URL) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ConversionError(file: directory.path, reason: "output folder is a file")
+                throw ConversionError(file: directory.path, reason: "output folder \(directory.path) is a file",
+                                      hint: "choose a folder with -o")
             }
-            return
+        } else {
+            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                throw ConversionError(file: directory.path, reason: "cannot create output folder \(directory.path): "
+                                      + AtomicOutput.describe(error), hint: "choose another folder with -o")
+            }
         }
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            throw ConversionError(file: directory.path, reason: "cannot create output folder: \(AtomicOutput.describe(error))")
+        guard access(directory.path, W_OK) == 0 else {
+            throw ConversionError(file: directory.path, reason: "cannot write into output folder \(directory.path): "
+                                  + String(cString: strerror(errno)), hint: "choose another folder with -o")
         }
     }
 

@@ -68,6 +68,9 @@ public final class AnalysisSession {
     private let stft: STFT
     private let onsets: OnsetDetector
     private let analyzers: [FrameAnalyzer]
+    private var dcBlocker: DCBlocker
+    /// The current chunk with its DC removed.
+    private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
     /// Samples pushed so far.
     public private(set) var sampleCount = 0
 
@@ -81,6 +84,7 @@ public final class AnalysisSession {
             locator: AttackLocator(parameters: configuration.attack, geometry: geometry),
             geometry: geometry)
         analyzers = [LevelAnalyzer(), CentroidAnalyzer(parameters: configuration.centroid), onsets]
+        dcBlocker = DCBlocker(sampleRate: sampleRate)
     }
 
     /// Samples handed on at once; the onset history is sized to cover one such chunk beyond
@@ -91,10 +95,14 @@ public final class AnalysisSession {
         sampleCount += samples.count
         var start = 0
         while start < samples.count {
-            let piece = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk)])
-            onsets.append(samples: piece)
-            stft.push(piece, analyse)
-            start += piece.count
+            let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk)])
+            filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
+            filtered.withUnsafeBufferPointer { buffer in
+                let piece = UnsafeBufferPointer(rebasing: buffer[0..<raw.count])
+                onsets.append(samples: piece)
+                stft.push(piece, analyse)
+            }
+            start += raw.count
         }
     }
 

@@ -4,10 +4,14 @@ import Foundation
 /// and madmom), so every octave counts the same: a low thump is not outvoted by the hundreds
 /// of high-frequency bins, and band values are comparable across sample rates.
 public struct LogFilterbank {
-    /// For each band, the (bin, weight) pairs it sums.
-    let bands: [[(bin: Int, weight: Float)]]
+    /// Band `b` sums bins `first[b] ..< first[b] + width[b]` with weights starting at
+    /// `offset[b]` in `weights` (flat arrays: no per-band allocation in the hot loop).
+    private let first: [Int]
+    private let width: [Int]
+    private let offset: [Int]
+    private let weights: [Float]
 
-    public var count: Int { bands.count }
+    public var count: Int { first.count }
 
     public init(geometry: FrameGeometry, minHz: Double, maxHz: Double, bandsPerOctave: Double) {
         let binHz = geometry.sampleRate / Double(geometry.fftSize)
@@ -33,17 +37,27 @@ public struct LogFilterbank {
                 bands.append(band)
             }
         }
-        self.bands = bands
+        first = bands.map { $0.first?.0 ?? 0 }
+        width = bands.map(\.count)
+        var offsets: [Int] = [], total = 0
+        for band in bands {
+            offsets.append(total)
+            total += band.count
+        }
+        offset = offsets
+        weights = bands.flatMap { $0.map(\.1) }
     }
 
     /// Band levels in dB (power, weighted), floored at `floorDb`.
     public func levels(of frame: SpectralFrame, floorDb: Float, into out: inout [Float]) {
-        if out.count != bands.count { out = Array(repeating: floorDb, count: bands.count) }
-        frame.magnitude.withUnsafeBufferPointer { m in
-            for (i, band) in bands.enumerated() {
-                var power: Float = 0
-                for (bin, weight) in band { power += weight * m[bin] * m[bin] }
-                out[i] = decibels(power: power, floorDb: floorDb)
+        if out.count != count { out = Array(repeating: floorDb, count: count) }
+        let power = frame.power.baseAddress!
+        weights.withUnsafeBufferPointer { w in
+            out.withUnsafeMutableBufferPointer { levels in
+                for b in 0..<first.count {
+                    let sum = dot(w.baseAddress! + offset[b], power + first[b], count: width[b])
+                    levels[b] = fastDecibels(power: sum, floorDb: floorDb)
+                }
             }
         }
     }

@@ -33,13 +33,25 @@ public final class OnsetDetector: FrameAnalyzer {
     private var history: SampleHistory
     private var novelty: [Float] = []
     private var thresholds: [Float] = []
+    private var median: MovingMedian
     private var levels: [Float] = []
     private var judged = 0
     private var candidates: [DetectedOnset] = []
 
+    /// Silence the methods see before the first frame. A method compares each frame with
+    /// earlier ones and has none at the start, so without it a sound that begins at sample
+    /// 0 (a one-shot trimmed to its attack) was never an onset. It covers the longest
+    /// reference lag a method takes (SuperFlux's `lagMs` ≤ 50).
+    static let leadInSeconds = 0.05
+
     public init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry) {
+        var method = method
+        let silence = SpectralFrame(windowLength: geometry.windowLength, binCount: geometry.fftSize / 2 + 1,
+                                    sampleRate: geometry.sampleRate, fftSize: geometry.fftSize)
+        for _ in 0...Int((Self.leadInSeconds / geometry.hopSeconds).rounded(.up)) { _ = method.novelty(of: silence) }
         self.method = method
         self.picker = picker
+        median = picker.medianWindow()
         self.locator = locator
         self.geometry = geometry
         history = SampleHistory(capacity: locator.reach + (picker.lookahead + 4) * geometry.hop
@@ -74,8 +86,8 @@ public final class OnsetDetector: FrameAnalyzer {
 
     private func judge(_ m: Int) {
         judged += 1
-        thresholds.append(picker.threshold(at: m, novelty: novelty))
-        guard picker.isPeak(m, novelty: novelty, levels: levels) else { return }
+        thresholds.append(median.median(at: m, of: novelty) + picker.delta)
+        guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels) else { return }
         let previous = candidates.last
         let notBefore = previous.map { $0.sample + 1 } ?? 0
         let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)

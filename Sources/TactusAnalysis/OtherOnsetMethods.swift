@@ -21,11 +21,10 @@ public struct HighFrequencyContent: OnsetMethod {
     public mutating func novelty(of frame: SpectralFrame) -> Float {
         let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
         var hfc: Float = 0, weights: Float = 0
-        frame.magnitude.withUnsafeBufferPointer { m in
-            for k in lo..<hi {
-                hfc += Float(k) * m[k] * m[k]
-                weights += Float(k)
-            }
+        let power = frame.power
+        for k in lo..<hi {
+            hfc += Float(k) * power[k]
+            weights += Float(k)
         }
         let db = decibels(power: weights > 0 ? hfc / weights : 0, floorDb: floorDb)
         defer { previousDb = db }

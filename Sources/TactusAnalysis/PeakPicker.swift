@@ -61,30 +61,33 @@ public struct PeakPicker: TunablePart {
         lookahead = max(postMax, postMedian, 2)
     }
 
-    /// The threshold the novelty at frame `m` must exceed (local median + delta).
-    func threshold(at m: Int, novelty: [Float]) -> Float {
-        let lo = max(0, m - preMedian), hi = min(novelty.count - 1, m + postMedian)
-        var window = Array(novelty[lo...hi])
-        window.sort()
-        return window[window.count / 2] + delta
+    /// The running median behind the adaptive threshold (local median + delta). The signal
+    /// is preceded by silence, whose novelty is zero, so early frames are judged against it
+    /// rather than against themselves alone.
+    func medianWindow() -> MovingMedian {
+        MovingMedian(before: preMedian, after: postMedian)
     }
 
-    /// Whether frame `m` is an onset candidate. `levels` are frame levels in dB.
-    func isPeak(_ m: Int, novelty: [Float], levels: [Float]) -> Bool {
+    /// Whether frame `m` is an onset candidate, given its threshold. `levels` are frame levels in dB.
+    func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float]) -> Bool {
         let value = novelty[m]
-        guard value > 0 else { return false }
+        guard value > 0, value >= threshold else { return false }
         let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
         for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
-        guard value >= threshold(at: m, novelty: novelty) else { return false }
         return rise(at: m, levels: levels) >= minRiseDb
     }
 
-    /// Level gained at frame `m`: the loudest of the next few frames over the quietest before.
+    /// Level gained at frame `m`: the loudest of the next few frames over the quietest before
+    /// (silence, when the window reaches back before the signal starts).
     func rise(at m: Int, levels: [Float]) -> Float {
         let after = levels[m...min(levels.count - 1, m + 2)].max()!
-        let before = levels[max(0, m - riseWindow)...m].min()!
+        let quietest = levels[max(0, m - riseWindow)...m].min()!
+        let before = m < riseWindow ? min(quietest, Self.silenceDb) : quietest
         return after - before
     }
+
+    /// The level of silence: frame levels are floored here.
+    static let silenceDb: Float = -120
 
     /// Whether an onset at frame `m` whose attack is at `levelDb` passes the silence gates
     /// (given the file's loudest frame) and is an attack rather than the start of a swell.

@@ -3,32 +3,54 @@ import Foundation
 /// One analysis frame, handed to every analyzer in turn.
 ///
 /// The STFT reuses a single instance for every frame, so analyzers read it during
-/// `process` and must not keep it.
+/// `process` and must not keep it. Its buffers are allocated once and exposed as read-only
+/// buffer pointers: per-element access then costs no copy-on-write or exclusivity checks,
+/// which would otherwise dominate the hot loop.
 public final class SpectralFrame {
     /// Frame number; the frame is centred on sample `index * hop`.
     public internal(set) var index = 0
     /// Time of the frame centre in seconds.
     public internal(set) var time = 0.0
     public let sampleRate: Double
-    /// The frame's samples before windowing (`windowLength` values).
-    public internal(set) var samples: [Float]
-    /// Magnitude spectrum of the windowed frame, scaled so a full-scale sine peaks near 0.5.
-    public internal(set) var magnitude: [Float]
-    /// Complex spectrum (same scale), for phase-aware methods.
-    public internal(set) var real: [Float]
-    public internal(set) var imag: [Float]
     /// Width of one FFT bin in Hz.
     public let binHz: Double
     /// RMS level of `samples` in dBFS (a full-scale sine reads −3 dB), floored at −120.
     public internal(set) var levelDb: Float = -120
 
-    init(windowLength: Int, binCount: Int, sampleRate: Double, fftSize: Int) {
+    let samplesStorage: UnsafeMutableBufferPointer<Float>
+    let magnitudeStorage: UnsafeMutableBufferPointer<Float>
+    let realStorage: UnsafeMutableBufferPointer<Float>
+    let imagStorage: UnsafeMutableBufferPointer<Float>
+    let powerStorage: UnsafeMutableBufferPointer<Float>
+
+    /// The frame's samples before windowing (`windowLength` values).
+    public var samples: UnsafeBufferPointer<Float> { UnsafeBufferPointer(samplesStorage) }
+    /// Magnitude spectrum of the windowed frame, scaled so a full-scale sine peaks near 0.5.
+    public var magnitude: UnsafeBufferPointer<Float> { UnsafeBufferPointer(magnitudeStorage) }
+    /// Complex spectrum (same scale), for phase-aware methods.
+    public var real: UnsafeBufferPointer<Float> { UnsafeBufferPointer(realStorage) }
+    public var imag: UnsafeBufferPointer<Float> { UnsafeBufferPointer(imagStorage) }
+    /// Squared magnitudes (power spectrum), for energy sums without square roots.
+    public var power: UnsafeBufferPointer<Float> { UnsafeBufferPointer(powerStorage) }
+
+    /// A silent frame of the given shape.
+    public init(windowLength: Int, binCount: Int, sampleRate: Double, fftSize: Int) {
         self.sampleRate = sampleRate
-        samples = Array(repeating: 0, count: windowLength)
-        magnitude = Array(repeating: 0, count: binCount)
-        real = Array(repeating: 0, count: binCount)
-        imag = Array(repeating: 0, count: binCount)
         binHz = sampleRate / Double(fftSize)
+        func zeros(_ n: Int) -> UnsafeMutableBufferPointer<Float> {
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: n)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
+        samplesStorage = zeros(windowLength)
+        magnitudeStorage = zeros(binCount)
+        realStorage = zeros(binCount)
+        imagStorage = zeros(binCount)
+        powerStorage = zeros(binCount)
+    }
+
+    deinit {
+        for buffer in [samplesStorage, magnitudeStorage, realStorage, imagStorage, powerStorage] { buffer.deallocate() }
     }
 }
 
@@ -115,29 +137,31 @@ public final class STFT {
         let n = geometry.windowLength
         frame.index = nextIndex
         frame.time = Double(nextIndex * geometry.hop) / geometry.sampleRate
-        pending.withUnsafeBufferPointer { src in
-            frame.samples.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<n { dst[i] = src[start + i] }
-            }
-        }
         let input = fft.input
-        var power: Float = 0
-        frame.samples.withUnsafeBufferPointer { s in
-            for i in 0..<n {
-                input[i] = s[i] * window[i]
-                power += s[i] * s[i]
-            }
+        let samples = frame.samplesStorage
+        pending.withUnsafeBufferPointer { source in
+            samples.baseAddress!.update(from: source.baseAddress! + start, count: n)
         }
-        frame.levelDb = decibels(power: power / Float(n))
+        window.withUnsafeBufferPointer { w in
+            for i in 0..<n { input[i] = samples[i] * w[i] }
+        }
+        frame.levelDb = decibels(power: Self.sumOfSquares(UnsafeBufferPointer(samples)) / Float(n))
         for i in n..<geometry.fftSize { input[i] = 0 }
         fft.execute()
+        let real = frame.realStorage, imag = frame.imagStorage
+        let magnitude = frame.magnitudeStorage, power = frame.powerStorage
         let scale: Float = 0.5
         for k in 0..<fft.binCount {
             let re = fft.real(k) * scale, im = fft.imag(k) * scale
-            frame.real[k] = re
-            frame.imag[k] = im
-            frame.magnitude[k] = (re * re + im * im).squareRoot()
+            real[k] = re
+            imag[k] = im
+            power[k] = re * re + im * im
         }
+        for k in 0..<fft.binCount { magnitude[k] = power[k].squareRoot() }
+    }
+
+    static func sumOfSquares(_ x: UnsafeBufferPointer<Float>) -> Float {
+        dot(x.baseAddress!, x.baseAddress!, count: x.count)
     }
 
     private func compact() {

@@ -14,10 +14,15 @@ struct SampleHistory {
 
     mutating func append(_ samples: UnsafeBufferPointer<Float>) {
         let n = buffer.count
-        for x in samples {
-            buffer[end % n] = x
-            end += 1
+        var position = end % n
+        buffer.withUnsafeMutableBufferPointer { ring in
+            for x in samples {
+                ring[position] = x
+                position += 1
+                if position == n { position = 0 }
+            }
         }
+        end += samples.count
     }
 
     /// Samples `from..<to` clipped to what is held; also returns the absolute start used.

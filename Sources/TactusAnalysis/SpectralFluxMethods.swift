@@ -43,8 +43,9 @@ public struct SuperFlux: OnsetMethod {
     private let bands: LogFilterbank
     private let width: Int
     private let lag: Int
+    /// The last `lag` frames' band levels, a ring: `history[next]` is the oldest.
     private var history: [[Float]] = []
-    private var filtered: [Float] = []
+    private var next = 0
     private var current: [Float] = []
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
@@ -56,21 +57,25 @@ public struct SuperFlux: OnsetMethod {
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {
         bands.levels(of: frame, floorDb: floorDb, into: &current)
-        defer {
-            history.append(current)
-            if history.count > lag { history.removeFirst() }
-        }
-        guard history.count == lag, let reference = history.first, reference.count == current.count,
-              !current.isEmpty else { return 0 }
         let n = current.count
-        if filtered.count != n { filtered = Array(repeating: 0, count: n) }
-        for k in 0..<n {
-            var m = reference[k]
-            for j in max(0, k - width)...min(n - 1, k + width) { m = max(m, reference[j]) }
-            filtered[k] = m
+        guard n > 0 else { return 0 }
+        if history.count < lag {
+            history.append(current)
+            return 0
         }
         var rise: Float = 0
-        for k in 0..<n { rise += max(0, current[k] - filtered[k]) }
+        current.withUnsafeBufferPointer { now in
+            history[next].withUnsafeBufferPointer { reference in
+                for k in 0..<n {
+                    var m = reference[k]
+                    for j in max(0, k - width)...min(n - 1, k + width) { m = max(m, reference[j]) }
+                    rise += max(0, now[k] - m)
+                }
+            }
+        }
+        // The current frame replaces the oldest, which is no longer needed.
+        swap(&history[next], &current)
+        next = (next + 1) % lag
         return rise / Float(n)
     }
 }

@@ -24,6 +24,8 @@ public final class AudioFileReader {
     public let url: URL
     public let format: AudioFormat
     private let handle: OpaquePointer
+    /// The read-only descriptor libsndfile reads through; closed with the handle.
+    private let descriptor: Int32
 
     /// Sample rates and channel counts outside these are refused as absurd (a corrupt header).
     public static let sampleRates: ClosedRange<Double> = 1_000...768_000
@@ -33,18 +35,28 @@ public final class AudioFileReader {
         self.url = url
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw AudioError(.notFound, "no such file")
+            throw AudioError(.notFound, "no such file", hint: "check the path")
         }
-        guard !isDirectory.boolValue else { throw AudioError(.isDirectory, "is a directory, not an audio file") }
+        guard !isDirectory.boolValue else {
+            throw AudioError(.isDirectory, "is a directory, not an audio file", hint: "tactus batch converts a folder")
+        }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw AudioError(.unreadable, "cannot be read (permission denied)")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size > 0 else { throw AudioError(.empty, "is empty (0 bytes)") }
 
+        // Opened by descriptor, libsndfile recognises formats by content only. By path it
+        // falls back on the extension and hands any unrecognised `.mp3` to libmpg123,
+        // which prints resync notes on standard error while it fails.
+        descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw AudioError(.unreadable, "cannot be opened: \(String(cString: strerror(errno)))")
+        }
         var info = SF_INFO()
-        guard let handle = sf_open(url.path, Int32(SFM_READ), &info) else {
+        guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
             let message = String(cString: sf_strerror(nil))
+            close(descriptor)
             throw AudioError(.notAudio, "is not audio libsndfile can read: \(message)",
                              hint: "supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more")
         }
@@ -55,24 +67,24 @@ public final class AudioFileReader {
                              container: Self.name(ofMajor: info.format & Int32(SF_FORMAT_TYPEMASK)),
                              encoding: Self.name(ofSubtype: info.format & Int32(SF_FORMAT_SUBMASK)),
                              formatCode: info.format)
+        // Fully initialised from here on: a throw runs deinit, which closes the handle and
+        // the descriptor (closing them here as well would close them twice).
         guard Self.sampleRates.contains(format.sampleRate) else {
-            sf_close(handle)
             throw AudioError(.unsupported, "has an implausible sample rate of \(info.samplerate) Hz",
                              hint: "expected 1 kHz…768 kHz")
         }
         guard (1...Self.maxChannels).contains(format.channels) else {
-            sf_close(handle)
             throw AudioError(.unsupported, "has \(info.channels) channels",
                              hint: "Tactus reads 1…\(Self.maxChannels) channels")
         }
         guard info.frames > 0 else {
-            sf_close(handle)
-            throw AudioError(.empty, "holds no audio frames")
+            throw AudioError(.empty, "holds no audio frames", hint: "the header says the file has no samples")
         }
     }
 
     deinit {
         sf_close(handle)
+        close(descriptor)
     }
 
     /// Reads up to `buffer.count / channels` interleaved frames; returns frames read (0 at the end).

@@ -21,7 +21,8 @@ public enum FileCopy {
             }
             try output.synchronize()
         } catch {
-            throw AudioError(.writeFailed, "cannot copy audio: \(error.localizedDescription)")
+            throw AudioError(.writeFailed, "cannot copy the audio: \(FileErrorReason.describe(error))",
+                             hint: FileErrorReason.writeHint)
         }
     }
 }

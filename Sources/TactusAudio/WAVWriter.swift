@@ -54,7 +54,8 @@ public final class WAVWriter {
         let count = frames.count / channels
         let written = sf_writef_float(handle, frames.baseAddress, sf_count_t(count))
         guard written == count else {
-            throw AudioError(.writeFailed, "cannot write audio: \(String(cString: sf_strerror(handle)))")
+            throw AudioError(.writeFailed, "cannot write audio: \(String(cString: sf_strerror(handle)))",
+                             hint: FileErrorReason.writeHint)
         }
     }
 

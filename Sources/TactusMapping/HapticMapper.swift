@@ -100,8 +100,11 @@ public struct HapticMapper {
         let ceiling = intensity.number("maxIntensity")
         let follower = EnvelopeFollower(attackMs: intensity.number("attackMs"),
                                         releaseMs: intensity.number("releaseMs"), stepSeconds: hop)
-        let values = follower.smooth(relativeLevels.map { ceiling * scale($0) })
-        let spans = gatedSpans(values, gate: intensity.number("gate"),
+        let raw = relativeLevels.map { ceiling * scale($0) }
+        let values = follower.smooth(raw)
+        // Regions follow the sound itself, not the smoothed curve's release tail: a body that
+        // outlasts the sound would buzz under silence.
+        let spans = gatedSpans(raw, gate: intensity.number("gate"),
                                mergeGap: Int(intensity.number("mergeGapMs") / 1000 / hop),
                                minLength: Int(intensity.number("minRegionMs") / 1000 / hop))
         let duration = analysis.duration

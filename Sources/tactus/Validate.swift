@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Tactus
 import TactusAHAP
 
 struct Validate: ParsableCommand {
@@ -13,6 +14,7 @@ struct Validate: ParsableCommand {
         Examples:
           tactus validate out/boom.ahap
           tactus validate out/*.ahap --quiet
+          tactus validate out/boom.ahap --audio boom.wav
         """)
 
     @Argument(help: "AHAP files to check.")
@@ -20,6 +22,11 @@ struct Validate: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
     var quiet = false
+
+    @Option(help: ArgumentHelp(
+        "Also check harmony with this audio: haptics longer than the sound, continuous haptics under silence, transients with no audible attack.",
+        valueName: "file"))
+    var audio: String?
 
     func run() throws {
         var failed = false
@@ -30,7 +37,16 @@ struct Validate: ParsableCommand {
                 failed = true
                 continue
             }
-            let result = AHAPValidator(baseDirectory: url.deletingLastPathComponent()).validate(data)
+            var result = AHAPValidator(baseDirectory: url.deletingLastPathComponent()).validate(data)
+            if let audio, result.isValid {
+                do {
+                    let reference = try ReferenceEnvelope.measure(URL(fileURLWithPath: audio))
+                    result.diagnostics += HarmonyCheck.check(try AHAPDecoder().decode(data), audio: reference)
+                } catch {
+                    report(ConversionError(file: audio, reason: "\(error)"))
+                    failed = true
+                }
+            }
             for d in result.diagnostics { print("\(path): \(d)") }
             if !result.isValid { failed = true }
             if !quiet {

@@ -52,13 +52,17 @@ public struct BatchPlan {
 
         discovery = SourceDiscovery(root: inputRoot, displayRoot: options.input, filter: options.filter,
                                     skippedFolder: outputRoot)
-        let tree = discovery.discover()
+        var tree = discovery.discover()
         let presets = FolderPresets(library: options.library, root: inputRoot, preset: options.preset,
                                     overrides: options.overrides, display: discovery.display)
         (manifest, manifestWarning) = BatchManifest.load(from: outputRoot)
+        // What earlier runs wrote is never a source: with the outputs beside the sources
+        // (OUT_DIR = IN_DIR), a transcoded `zap.wav` would otherwise be converted next time.
+        let outputRoot = self.outputRoot
+        let written = Set(manifest.files.values.flatMap(\.outputs).map { outputRoot.appendingPathComponent($0).standardizedFileURL.path })
+        tree.sources.removeAll { written.contains($0.url.standardizedFileURL.path) }
         protectedPaths = Set(tree.sources.map { $0.url.standardizedFileURL.path })
 
-        let outputRoot = self.outputRoot
         let byURL = Dictionary(uniqueKeysWithValues: tree.sources.map { ($0.url, $0) })
         let stems = OutputNaming.stems(for: tree.sources.map(\.url)) { Self.outputFolder(of: byURL[$0]!, in: outputRoot) }
         var failures = tree.rejected.map { BatchFileOutcome(failed: $0.relativePath, $0.error) }
@@ -97,8 +101,13 @@ public struct BatchPlan {
         source.relativeFolder.isEmpty ? outputRoot : outputRoot.appendingPathComponent(source.relativeFolder, isDirectory: true)
     }
 
+    /// A path below the input folder as messages and the report show it.
+    public func displayInput(_ relativePath: String) -> String {
+        discovery.display(relativePath)
+    }
+
     /// A path below the output folder as messages and the report show it.
-    func displayOutput(_ relativePath: String) -> String {
+    public func displayOutput(_ relativePath: String) -> String {
         options.output.trimmingSuffix("/") + "/" + relativePath
     }
 }

@@ -42,6 +42,7 @@ public final class BatchRunner {
                 work(stop: stop, observer: observer)
                 group.leave()
             }
+            // The main thread's usual 8 MiB: secondary threads get only 512 KiB on macOS.
             thread.stackSize = 8 << 20
             thread.start()
         }
@@ -118,7 +119,7 @@ public final class BatchRunner {
             return BatchFileOutcome(source: source, status: .converted, entry: entry, seconds: Self.seconds(since: started))
         } catch {
             let cause = ConversionError(file: job.source.url, error)
-            var failure = BatchFileOutcome(failed: source, ConversionError(file: plan.discovery.display(source),
+            var failure = BatchFileOutcome(failed: source, ConversionError(file: plan.displayInput(source),
                                                                            reason: cause.reason, hint: cause.hint))
             failure.seconds = Self.seconds(since: started)
             return failure

@@ -70,7 +70,8 @@ public struct CorpusEvaluation {
                             mean { $0.controlPointsPerSecond }.value, mean { $0.bytesPerSecond }.value))
         lines.append("scaled transients: \(files.map(\.fidelity.scaledTransients).reduce(0, +))   "
                      + "validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
-                     + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))")
+                     + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))   "
+                     + "harmony warnings: \(files.map(\.fidelity.harmonyWarnings).reduce(0, +))")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -24,6 +24,8 @@ public struct Fidelity {
     public var scaledTransients: Int
     public var validatorErrors: Int
     public var validatorWarnings: Int
+    /// Findings of `HarmonyCheck` against the source audio.
+    public var harmonyWarnings: Int
 
     public static func measure(ahap: Data, baseDirectory: URL, reference: ReferenceEnvelope) throws -> Fidelity {
         let document = try AHAPDecoder().decode(ahap)
@@ -60,6 +62,7 @@ public struct Fidelity {
                         sharpnessPairs: Array(zip(sharpness, centroid)),
                         controlPointsPerSecond: Double(points) / seconds, bytesPerSecond: Double(ahap.count) / seconds,
                         scaledTransients: scaled, validatorErrors: validation.errorCount,
-                        validatorWarnings: validation.warningCount)
+                        validatorWarnings: validation.warningCount,
+                        harmonyWarnings: HarmonyCheck.check(document, audio: reference).count)
     }
 }

@@ -1,0 +1,25 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+// libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
+// validator, evaluator) and presets (JSON and --set). A separate package so the fuzzer's
+// unsafe flags never reach the main package's builds. See README.md.
+let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
+let linking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+
+let package = Package(
+    name: "TactusFuzz",
+    dependencies: [
+        .package(name: "Tactus", path: ".."),
+    ],
+    targets: [
+        // Starts libFuzzer's driver from the entry point SwiftPM gives executables.
+        .target(name: "FuzzDriver", swiftSettings: fuzzing),
+        .executableTarget(name: "FuzzAHAP",
+                          dependencies: ["FuzzDriver", .product(name: "TactusAHAP", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+        .executableTarget(name: "FuzzPreset",
+                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+    ]
+)

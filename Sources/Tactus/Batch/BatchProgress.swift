@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a person watching a batch sees: a bar redrawn in place on a terminal, or one plain
+/// line per converted file when the output goes to a log.
+public struct BatchProgress {
+    public let total: Int
+    public private(set) var done = 0
+    /// The file begun most recently, relative to the input folder.
+    public private(set) var current = ""
+    private let plan: BatchPlan
+    private let started: ContinuousClock.Instant
+
+    public init(plan: BatchPlan, started: ContinuousClock.Instant = .now) {
+        self.plan = plan
+        self.started = started
+        total = plan.jobs.count
+    }
+
+    public mutating func record(_ event: BatchEvent) {
+        switch event {
+        case .began(let job): current = job.source.relativePath
+        case .finished: done += 1
+        }
+    }
+
+    /// `[#######-------------]  123/500  41.0 files/s  ETA 0:09  ui/click.wav`, at most
+    /// `width` characters: a long path loses its start, so the file name stays readable.
+    public func bar(width: Int, now: ContinuousClock.Instant = .now) -> String {
+        let cells = 20
+        let filled = total == 0 ? cells : cells * done / total
+        var text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: cells - filled) + "]"
+        text += "  \(done)/\(total)"
+        let elapsed = now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        if done > 0, seconds > 0 {
+            let rate = Double(done) / seconds
+            let eta = Int((Double(total - done) / rate).rounded())
+            text += String(format: "  %.1f files/s  ETA %d:%02d", rate, eta / 60, eta % 60)
+        }
+        let room = width - text.count - 2
+        guard room > 1 else { return String(text.prefix(max(width, 0))) }
+        return text + "  " + (current.count <= room ? current : "…" + current.suffix(room - 1))
+    }
+
+    /// The log line for a finished file: converted files only (failures go to standard
+    /// error, and a rerun should not list hundreds of up-to-date files).
+    public func line(for outcome: BatchFileOutcome) -> String? {
+        guard outcome.status == .converted, let ahap = outcome.outputs.first(where: { $0.hasSuffix(".ahap") }) else {
+            return nil
+        }
+        return "[\(done)/\(total)] \(plan.displayInput(outcome.source)) → \(plan.displayOutput(ahap))  "
+            + "(\(outcome.transients ?? 0) transients, \(String(format: "%.2f", outcome.durationSeconds ?? 0)) s)"
+    }
+}

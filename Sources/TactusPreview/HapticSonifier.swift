@@ -1,0 +1,138 @@
+import Foundation
+import TactusAHAP
+
+/// Turns what Core Haptics would play into sound, block by block, so a designer can hear
+/// a pattern without a device.
+///
+/// Everything comes from `PatternEvaluator`, never from the file's raw numbers, so controls,
+/// overlaps and clamping sound the way they feel:
+/// - each transient is a short decaying tick at its exact sample: its level is the
+///   intensity it plays at, its pitch and its decay follow its sharpness (dull → a low,
+///   slower thump; sharp → a high, crisp click);
+/// - continuous haptics are a carrier in the Taptic Engine's range (80–300 Hz) whose
+///   amplitude follows the evaluated intensity and whose pitch and overtones follow the
+///   evaluated sharpness. The overtones make the low carrier audible on laptop speakers;
+///   they are normalised so the carrier's RMS depends on intensity alone.
+///
+/// Output depends only on the pattern and the sample rate, not on block sizes: ticks are a
+/// pure function of the sample index and the carrier's phase advances one sample at a time.
+final class HapticSonifier {
+    /// Peak amplitude of a tick at intensity 1, and of the carrier at intensity 1. Together
+    /// they stay below full scale even where a tick lands on the carrier's crest.
+    static let tickAmplitude = 0.45
+    static let carrierAmplitude = 0.32
+    /// Carrier pitch at sharpness 0 and 1 (the Taptic Engine's useful band).
+    static let carrierLowHz = 80.0, carrierHighHz = 300.0
+    /// Tick pitch at sharpness 0 and 1, and its decay time constant at sharpness 0 and 1.
+    static let tickLowHz = 150.0, tickHighHz = 1200.0
+    static let tickDullDecay = 0.010, tickSharpDecay = 0.003
+    /// A tick lasts this many decay constants and then fades linearly to exactly zero.
+    static let tickLengthInDecays = 5.0
+    /// Longest a tick rings, in seconds (the dullest one).
+    static var longestTick: Double { tickDullDecay * tickLengthInDecays }
+    /// Continuous intensity and sharpness are evaluated on this grid and interpolated
+    /// linearly between; it also turns each hard start or stop into a 2 ms ramp (no click).
+    static let controlStep = 0.002
+
+    private struct Tick {
+        var start: Int
+        var length: Int
+        var amplitude: Double
+        /// Phase increment per sample and decay per sample, precomputed.
+        var omega: Double
+        var decayRate: Double
+    }
+
+    let sampleRate: Double
+    private let evaluator: PatternEvaluator
+    private let ticks: [Tick]
+    private let longestTickFrames: Int
+    /// Index of the first tick that may still ring at the current frame.
+    private var firstRinging = 0
+    private var frame = 0
+    private var phase = 0.0
+    /// Grid cell `cachedCell` spans `cellStart` to `cellEnd` (intensity, sharpness).
+    private var cachedCell = -2
+    private var cellStart = (0.0, 0.0)
+    private var cellEnd = (0.0, 0.0)
+
+    init(evaluator: PatternEvaluator, sampleRate: Double) {
+        self.evaluator = evaluator
+        self.sampleRate = sampleRate
+        ticks = evaluator.transients.map { transient in
+            let sharpness = transient.effectiveSharpness(Self.sharpnessReading)
+            let decay = Self.tickDullDecay + (Self.tickSharpDecay - Self.tickDullDecay) * sharpness
+            let hz = Self.tickLowHz * pow(Self.tickHighHz / Self.tickLowHz, sharpness)
+            return Tick(start: Int((transient.time * sampleRate).rounded()),
+                        length: max(1, Int((decay * Self.tickLengthInDecays * sampleRate).rounded())),
+                        amplitude: Self.tickAmplitude * transient.effectiveIntensity,
+                        omega: 2 * .pi * hz / sampleRate, decayRate: 1 / (decay * sampleRate))
+        }.sorted { $0.start < $1.start }
+        longestTickFrames = ticks.map(\.length).max() ?? 0
+    }
+
+    /// Which documented reading of `HapticSharpnessControl` the preview plays for transients:
+    /// the framework header's (it reaches every haptic event). Tactus's own files play the
+    /// same under both readings; another tool's file is heard the way the header describes.
+    static let sharpnessReading = PatternEvaluator.SharpnessReading.allHapticEvents
+
+    /// Writes the next `buffer.count` samples.
+    func render(into buffer: UnsafeMutableBufferPointer<Float>) {
+        let first = frame
+        for i in buffer.indices { buffer[i] = Float(carrierSample(at: first + i)) }
+        addTicks(into: buffer, from: first)
+        frame += buffer.count
+    }
+
+    private func carrierSample(at frame: Int) -> Double {
+        let t = Double(frame) / sampleRate
+        let position = t / Self.controlStep
+        let cell = Int(position.rounded(.down))
+        moveGrid(to: cell)
+        let fraction = position - Double(cell)
+        let intensity = cellStart.0 + (cellEnd.0 - cellStart.0) * fraction
+        let sharpness = cellStart.1 + (cellEnd.1 - cellStart.1) * fraction
+        let hz = Self.carrierLowHz * pow(Self.carrierHighHz / Self.carrierLowHz, sharpness)
+        let current = phase
+        phase = (phase + 2 * .pi * hz / sampleRate).truncatingRemainder(dividingBy: 2 * .pi)
+        guard intensity > 0 else { return 0 }
+        return Self.carrierAmplitude * intensity * Self.carrierWave(phase: current, sharpness: sharpness)
+    }
+
+    /// One period of the carrier at unit RMS × √2 (a plain sine's): the fundamental plus a
+    /// second and third harmonic that grow with sharpness, rescaled so loudness tracks
+    /// intensity only.
+    static func carrierWave(phase: Double, sharpness: Double) -> Double {
+        let second = 0.3 + 0.4 * sharpness, third = 0.6 * sharpness
+        let sum = sin(phase) + second * sin(2 * phase) + third * sin(3 * phase)
+        return sum / (1 + second * second + third * third).squareRoot()
+    }
+
+    private func moveGrid(to cell: Int) {
+        guard cell != cachedCell else { return }
+        cellStart = cell == cachedCell + 1 ? cellEnd : controls(atCell: cell)
+        cellEnd = controls(atCell: cell + 1)
+        cachedCell = cell
+    }
+
+    /// Continuous (intensity, sharpness) at a grid point; silence holds sharpness at 0.
+    private func controls(atCell cell: Int) -> (Double, Double) {
+        let t = Double(cell) * Self.controlStep
+        return (evaluator.continuousIntensity(at: t), evaluator.continuousSharpness(at: t) ?? 0)
+    }
+
+    private func addTicks(into buffer: UnsafeMutableBufferPointer<Float>, from first: Int) {
+        let end = first + buffer.count
+        while firstRinging < ticks.count, ticks[firstRinging].start + longestTickFrames <= first { firstRinging += 1 }
+        var index = firstRinging
+        while index < ticks.count, ticks[index].start < end {
+            let tick = ticks[index]
+            for frame in max(first, tick.start)..<max(first, min(end, tick.start + tick.length)) {
+                let n = Double(frame - tick.start)
+                let envelope = exp(-n * tick.decayRate) * (1 - n / Double(tick.length))
+                buffer[frame - first] += Float(tick.amplitude * envelope * sin(tick.omega * n))
+            }
+            index += 1
+        }
+    }
+}

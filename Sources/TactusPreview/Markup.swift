@@ -1,0 +1,39 @@
+import Foundation
+
+/// Text and number formatting shared by the SVG and HTML writers, so that every page is
+/// well-formed XML (the HTML is written as polyglot markup) and byte-identical across runs.
+enum Markup {
+    /// Escapes text for element content and double- or single-quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A number with at most `decimals` decimals, trailing zeros dropped ("12", "0.5"),
+    /// never "-0". Fixed-point formatting keeps output independent of the locale.
+    static func number(_ value: Double, decimals: Int = 1) -> String {
+        guard value.isFinite else { return "0" }
+        var text = String(format: "%.\(decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+
+    /// Seconds for people: "1.25 s".
+    static func seconds(_ value: Double) -> String {
+        number(value, decimals: 2) + " s"
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import TactusAHAP
+import TactusAudio
+
+/// Makes the preview of one AHAP file: the haptics as sound, the sound and haptics side by
+/// side, a plot and a page that plays them with a moving playhead.
+///
+/// The file may come from any tool; its `AudioCustom` sound is found relative to it, as
+/// Core Haptics finds it. Nothing is written under a final name until every output is
+/// complete, inputs are never replaced, and the same file always gives the same bytes.
+public enum PreviewRenderer {
+    /// Longest pattern or sound previewed, in seconds; beyond it the WAVs would run to
+    /// gigabytes and a corrupt `Time` could make a preview run for hours.
+    public static let maxDuration = 3600.0
+    /// Sample rate of the sonification when the pattern has no sound to align with.
+    public static let defaultSampleRate = 48_000.0
+    /// Shortest preview, so an empty pattern still gives a playable file.
+    static let minimumDuration = 0.1
+
+    /// Writes `<stem>.haptics.wav`, `<stem>.side-by-side.wav` (when there is a sound),
+    /// `<stem>.svg` and `<stem>.html` into `directory`.
+    ///
+    /// - Parameters:
+    ///   - stem: base name of the outputs (default: the AHAP's name without extension).
+    ///   - protectedPaths: files that must never be replaced (the AHAP and its sound always are).
+    public static func render(ahap: URL, into directory: URL, stem: String? = nil,
+                              protectedPaths: Set<String> = []) throws -> PreviewSummary {
+        let (data, document) = try readPattern(ahap)
+        var warnings = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).validate(data).diagnostics
+            .map(\.description)
+        let evaluator = PatternEvaluator(document)
+        let audio = openAudio(document, ahap: ahap, warnings: &warnings)
+        try refuseOverlongPreview(evaluator, audio, ahap: ahap)
+
+        let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
+                              withSideBySide: audio != nil)
+        try outputs.prepare(protecting: protectedPaths.union([ahap, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
+        defer { outputs.staged.forEach { $0.discard() } }
+
+        let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
+        let hapticSeconds = max(evaluator.hapticEndTime + HapticSonifier.longestTick, minimumDuration)
+        let pass = AudioPass(sonifier: HapticSonifier(evaluator: evaluator, sampleRate: sampleRate),
+                             hapticFrames: Int((hapticSeconds * sampleRate).rounded(.up)))
+        let written: AudioPass.Result
+        do {
+            written = try pass.run(sound: audio.map { PatternTimeSound($0, blockFrames: AudioPass.blockFrames) },
+                                   haptics: outputs.haptics.temporary, sideBySide: outputs.sideBySide?.temporary)
+        } catch let error as AudioError {
+            let file = error.kind == .writeFailed ? directory : audio?.reader.url
+            throw PreviewError(file: (file ?? ahap).path, reason: error.reason, hint: error.hint)
+        }
+
+        let duration = Double(written.frames) / sampleRate
+        let timeline = HapticTimeline(evaluator: evaluator, document: document, duration: duration,
+                                      columns: PreviewPlot.Layout.columns)
+        let presetName = document.metadata.last { $0.key == "Preset" }?.value
+        let svg = PreviewPlot(content: .init(title: ahap.lastPathComponent, presetName: presetName,
+                                             timeline: timeline, waveform: written.waveform)).svg()
+        let summary = PreviewSummary(
+            ahap: ahap, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
+            hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
+            originalAudio: audio?.reader.url, presetName: presetName, duration: duration,
+            transientCount: evaluator.transients.count, continuousSeconds: timeline.continuousSeconds,
+            controlPointCount: controlPointCount(document), warnings: warnings)
+        try outputs.plot.write(svg)
+        try outputs.page.write(PreviewPage(summary: summary, svg: svg, audioOffset: audio?.offset ?? 0).html())
+        // The page last: a page on disk never names a sound or plot that is not there.
+        for file in outputs.staged { try file.commit() }
+        return summary
+    }
+
+    /// The file's bytes (for the validator) and its pattern.
+    private static func readPattern(_ ahap: URL) throws -> (Data, AHAPDocument) {
+        let data: Data
+        do { data = try Data(contentsOf: ahap) } catch {
+            throw PreviewError(file: ahap.path, reason: FileManager.default.fileExists(atPath: ahap.path)
+                               ? "cannot be read" : "no such file")
+        }
+        do { return (data, try AHAPDecoder().decode(data)) } catch {
+            throw PreviewError(file: ahap.path, reason: "is not an AHAP file: \(error)",
+                               hint: "check it with tactus validate")
+        }
+    }
+
+    private static func refuseOverlongPreview(_ evaluator: PatternEvaluator, _ audio: PairedAudio?, ahap: URL) throws {
+        let limit = "previews cover at most \(Markup.seconds(maxDuration))"
+        guard evaluator.hapticEndTime.isFinite, evaluator.hapticEndTime <= maxDuration else {
+            throw PreviewError(file: ahap.path, reason: "its haptics run past \(Markup.seconds(maxDuration))",
+                               hint: limit + "; check the events' Time")
+        }
+        if let audio, audio.offset + audio.reader.format.duration > maxDuration {
+            throw PreviewError(file: audio.reader.url.path, reason: "the sound runs to "
+                               + Markup.seconds(audio.offset + audio.reader.format.duration), hint: limit)
+        }
+    }
+
+    private static func controlPointCount(_ document: AHAPDocument) -> Int {
+        document.pattern.reduce(0) { count, element in
+            if case .curve(let curve) = element { return count + curve.controlPoints.count }
+            return count
+        }
+    }
+
+    /// The pattern's sound, opened; nil (with a note) when it has none or it cannot be read.
+    private static func openAudio(_ document: AHAPDocument, ahap: URL, warnings: inout [String]) -> PairedAudio? {
+        guard let reference = PairedAudio.reference(in: document, besideAHAP: ahap) else { return nil }
+        do {
+            return PairedAudio(reader: try AudioFileReader(url: reference.url), offset: reference.offset)
+        } catch let error as AudioError {
+            // A missing file is already named by the validator's audioFileNotFound.
+            if error.kind != .notFound {
+                warnings.append("sound \(reference.url.lastPathComponent) \(error.reason); previewing the haptics only")
+            }
+        } catch {
+            warnings.append("sound \(reference.url.lastPathComponent): \(error); previewing the haptics only")
+        }
+        return nil
+    }
+}
+
+/// The files one preview writes, staged under temporary names until all are complete.
+private struct Outputs {
+    let stem: String
+    let directory: URL
+    let haptics: StagedFile
+    let sideBySide: StagedFile?
+    let plot: StagedFile
+    let page: StagedFile
+
+    init(directory: URL, stem: String, withSideBySide: Bool) {
+        self.stem = stem
+        self.directory = directory
+        func file(_ suffix: String) -> StagedFile { StagedFile(directory.appendingPathComponent(stem + suffix)) }
+        haptics = file(".haptics.wav")
+        sideBySide = withSideBySide ? file(".side-by-side.wav") : nil
+        plot = file(".svg")
+        page = file(".html")
+    }
+
+    /// In commit order, the page last.
+    var staged: [StagedFile] { [haptics, sideBySide, plot, page].compactMap { $0 } }
+
+    func prepare(protecting protected: Set<String>) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw PreviewError(file: directory.path, reason: "output folder is a file") }
+        } else {
+            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                throw PreviewError(file: directory.path, reason: "cannot create output folder: "
+                                   + (error as NSError).localizedDescription)
+            }
+        }
+        for file in staged where protected.contains(file.destination.standardizedFileURL.path) {
+            throw PreviewError(file: file.destination.path, reason: "would overwrite an input",
+                               hint: "choose another output folder with -o")
+        }
+    }
+}

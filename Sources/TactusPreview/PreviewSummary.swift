@@ -1,0 +1,30 @@
+import Foundation
+
+/// What one preview wrote and the numbers a designer checks first.
+public struct PreviewSummary: Equatable, Sendable {
+    /// The pattern previewed.
+    public var ahap: URL
+    /// Base name of every output (`<stem>.html`, `<stem>.svg`, …).
+    public var stem: String
+    /// `<stem>.html`: the page with plot, players and numbers.
+    public var page: URL
+    /// `<stem>.svg`: the plot on its own (also the gallery's thumbnail).
+    public var plot: URL
+    /// `<stem>.haptics.wav`: the haptics as sound.
+    public var hapticsAudio: URL
+    /// `<stem>.side-by-side.wav`: sound left, haptics right; nil without a playable sound.
+    public var sideBySideAudio: URL?
+    /// The pattern's own sound (its `AudioCustom` file); nil when it has none or it cannot be read.
+    public var originalAudio: URL?
+    /// The `Preset` entry of the file's Metadata, if any.
+    public var presetName: String?
+    /// Seconds covered by the preview (the longer of the sound and the haptics).
+    public var duration: Double
+    public var transientCount: Int
+    /// Seconds during which continuous haptics play.
+    public var continuousSeconds: Double
+    /// Control points over all `ParameterCurve`s.
+    public var controlPointCount: Int
+    /// The validator's findings and anything the preview had to leave out, one line each.
+    public var warnings: [String]
+}

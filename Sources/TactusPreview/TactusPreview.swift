@@ -1,2 +1,0 @@
-/// Previews of haptic patterns for designers without a device (see `tactus preview`).
-public enum TactusPreview {}

@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import Tactus
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert every audio file in a folder tree, in parallel and incrementally.",
+        discussion: """
+        Finds every file libsndfile can read under IN_DIR (by content; other files are skipped,
+        as are names starting with "."), mirrors the folders in OUT_DIR and writes
+        <stem>.ahap plus its paired audio for each, as `tactus convert` does (same-stem
+        sources such as hit.wav and hit.ogg keep their whole name: hit.wav.ahap, hit.ogg.ahap).
+
+        Per-folder presets: a tactus.json in any folder sets the preset and overrides for its
+        subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by
+        value; --preset and --set act as a tactus.json above IN_DIR, so they apply wherever no
+        tactus.json says otherwise.
+
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A
+        source is rebuilt only when its content, resolved preset or the tool version changed
+        (or an output is missing); --force rebuilds all. Outputs of deleted sources are
+        reported, and removed with --prune.
+
+        Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second
+        Ctrl-C abandons them at once. No partial output is ever left under a real name.
+
+        Examples:
+          tactus batch sfx -o out
+          tactus batch sfx -o out --preset impacts --jobs 2 --report out/report.json
+          tactus batch sfx -o out --exclude 'drafts' --include '*.wav' --prune
+        """)
+
+    @Argument(help: ArgumentHelp("Folder to convert, walked recursively.", valueName: "IN_DIR"))
+    var input: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing).", valueName: "OUT_DIR"))
+    var output: String
+
+    @OptionGroup var presetOptions: PresetOptions
+
+    @Option(help: "Files converted at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON report with one entry per file.", valueName: "REPORT.json"))
+    var reportPath: String?
+
+    @Flag(help: "Rebuild every output, even those up to date.")
+    var force = false
+
+    @Flag(help: "Delete the outputs of sources that no longer exist.")
+    var prune = false
+
+    @Option(help: ArgumentHelp("Convert only files matching this glob (repeatable). A pattern without / matches names; with /, paths below IN_DIR.",
+                               valueName: "GLOB"))
+    var include: [String] = []
+
+    @Option(help: ArgumentHelp("Skip files and folders matching this glob (repeatable; wins over --include).", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        _ = try presetOptions.resolve()  // a bad --preset or --set is a usage error before any work
+        var options = BatchOptions(input: input, output: output)
+        options.preset = presetOptions.preset
+        options.overrides = presetOptions.overrides
+        options.filter = PathFilter(include: include, exclude: exclude)
+        options.jobs = jobs
+        options.force = force
+        options.prune = prune
+        let plan: BatchPlan
+        do { plan = try BatchPlan(options) } catch let error as BatchUsageError {
+            report(error)
+            throw ExitCode(64)
+        }
+        for problem in plan.problems { report(problem) }
+        for failure in plan.failures { report(failure.error!) }
+
+        let runner = BatchRunner(plan: plan)
+        let stop = BatchStop()
+        let interrupts = InterruptHandler(runner: runner, stop: stop)
+        let display = ProgressDisplay(plan: plan, quiet: quiet)
+        let result = runner.run(stop: stop) { display.show($0) }
+        display.clear()
+
+        for warning in result.warnings { report(warning) }
+        for problem in result.problems.dropFirst(plan.problems.count) { report(problem) }
+        for orphan in result.orphans where !orphan.pruned && !quiet {
+            print("\(plan.displayInput(orphan.source)): deleted; its outputs remain (--prune removes them): "
+                  + orphan.outputs.map(plan.displayOutput).joined(separator: ", "))
+        }
+        var failed = !result.succeeded
+        if let reportPath {
+            do { try BatchReport(result, plan: plan).write(to: URL(fileURLWithPath: reportPath)) } catch {
+                report(error)
+                failed = true
+            }
+        }
+        if let signal = interrupts.received {
+            report("interrupted; " + result.summary)
+            throw ExitCode(128 + signal)
+        }
+        if !quiet { print(result.summary) }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// The first SIGINT/SIGTERM stops the batch after the files in progress; the second
+/// abandons them (their temporaries are removed) and exits at once.
+private final class InterruptHandler {
+    private let queue = DispatchQueue(label: "tactus.batch.signals")
+    private var sources: [DispatchSourceSignal] = []
+    private var first: Int32?
+
+    init(runner: BatchRunner, stop: BatchStop) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [unowned self] in
+                guard first == nil else {
+                    let abandoned = runner.abandon()
+                    report("interrupted again; abandoned \(abandoned) file(s) in progress, no outputs written for them")
+                    _exit(128 + number)
+                }
+                first = number
+                stop.request()
+                report("stopping after the files in progress (interrupt again to abandon them)")
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    var received: Int32? { queue.sync { first } }
+}
+
+/// A progress bar on standard error when it is a terminal, else one line per converted file
+/// on standard output; failures always go to standard error as `tactus: …` lines.
+private final class ProgressDisplay {
+    private var progress: BatchProgress
+    private let quiet: Bool
+    private let terminal = isatty(STDERR_FILENO) != 0
+    private var barShown = false
+
+    init(plan: BatchPlan, quiet: Bool) {
+        progress = BatchProgress(plan: plan)
+        self.quiet = quiet
+    }
+
+    func show(_ event: BatchEvent) {
+        progress.record(event)
+        if case .finished(let outcome) = event {
+            if let error = outcome.error {
+                clear()
+                report(error)
+            } else if !terminal, !quiet, let line = progress.line(for: outcome) {
+                print(line)
+                fflush(stdout)
+            }
+        }
+        if terminal, !quiet {
+            FileHandle.standardError.write(Data(("\r" + progress.bar(width: Self.width() - 1) + "\u{1B}[K").utf8))
+            barShown = true
+        }
+    }
+
+    func clear() {
+        guard barShown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        barShown = false
+    }
+
+    private static func width() -> Int {
+        var size = winsize()
+        return ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+    }
+}

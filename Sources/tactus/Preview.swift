@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Tactus
+import TactusPreview
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hear and see haptics without an iPhone: a sonification, a plot and a page.",
+        discussion: """
+        For each input writes, into the output folder:
+          <stem>.haptics.wav       the haptics as sound: a tick per transient (louder = more
+                                   intense, higher and crisper = sharper) and a hum for
+                                   continuous haptics (swells with intensity, rises with sharpness)
+          <stem>.side-by-side.wav  the original sound left, the haptics right, time-aligned
+          <stem>.svg               waveform, intensity, sharpness, transients, preset
+          <stem>.html              the plot with players and a moving playhead (works offline)
+        An audio input is converted first (with --preset/--set, as in tactus convert), so its
+        <stem>.ahap and paired audio are written too. An .ahap input (from any tool) is read as
+        it is; its AudioCustom sound is found relative to it. Inputs are never modified.
+
+        Examples:
+          tactus preview boom.wav -o out/        # then open out/boom.html
+          tactus preview out/boom.ahap
+          tactus preview sfx/*.ogg -o out/ --preset impacts
+        """)
+
+    @Argument(help: "Audio files to convert and preview, or .ahap files to preview.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",
+                                                    valueName: "dir"))
+    var output: String?
+
+    @OptionGroup var presetOptions: PresetOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let preset = try presetOptions.resolve()
+        let converter = Converter(preset: preset)
+        let urls = inputs.map { URL(fileURLWithPath: $0) }
+        let protected = Set(urls.map { $0.standardizedFileURL.path })
+        let outputDirectory = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let stems = OutputNaming.stems(for: urls) { outputDirectory ?? $0.deletingLastPathComponent() }
+        var failures = 0
+        for url in urls {
+            do {
+                let directory = outputDirectory ?? url.deletingLastPathComponent()
+                let ahap = url.pathExtension.lowercased() == "ahap" ? url
+                    : try converter.convert(url, to: directory, stem: stems[url], protectedPaths: protected).ahap
+                let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: stems[url],
+                                                         protectedPaths: protected)
+                if !quiet { print(Self.line(for: url, summary)) }
+            } catch {
+                report(error)
+                failures += 1
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private static func line(for input: URL, _ summary: PreviewSummary) -> String {
+        let findings = summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) finding(s): see the page"
+        return "\(input.path) → \(summary.page.path)  (\(summary.transientCount) transients, "
+            + String(format: "%.2f", summary.continuousSeconds) + " s continuous, "
+            + "\(summary.controlPointCount) control points, preset \(summary.presetName ?? "unknown")\(findings))"
+    }
+}

@@ -1,0 +1,100 @@
+import XCTest
+import TactusAudio
+import TactusTestSupport
+
+/// Inputs that cannot be converted: each is refused with one line that names the file and
+/// the reason, exit status 1, and nothing written.
+final class RobustnessRefusalTests: RobustnessTestCase {
+    func testEmptyFileIsRefused() throws {
+        try assertRefused(write(Data(), to: "empty.wav"), because: "is empty")
+    }
+
+    func testTextWithAnAudioExtensionIsRefused() throws {
+        let text = Data(String(repeating: "These are my notes about the boom sound.\n", count: 20).utf8)
+        try assertRefused(write(text, to: "notes.wav"), because: "is not audio")
+    }
+
+    func testPNGWithAnAudioExtensionIsRefused() throws {
+        try assertRefused(write(RawAudioBytes.png(), to: "cover.flac"), because: "is not audio")
+    }
+
+    func testRandomBytesWithAudioExtensionsAreRefused() throws {
+        for (seed, ext) in ["wav", "aiff", "flac", "ogg", "caf"].enumerated() {
+            let url = try write(RawAudioBytes.randomBytes(20_000, seed: UInt64(seed)), to: "noise.\(ext)")
+            try assertRefused(url, because: "is not audio")
+        }
+    }
+
+    /// Opened by path, libsndfile handed unrecognised `.mp3` files to libmpg123, whose
+    /// resync notes reached standard error as three extra lines.
+    func testRandomBytesNamedMP3AreRefusedOnOneLine() throws {
+        try assertRefused(write(RawAudioBytes.randomBytes(20_000, seed: 9), to: "noise.mp3"), because: "is not audio")
+    }
+
+    func testHeaderCutAfterTwentyBytesIsRefused() throws {
+        var wav = RawAudioBytes.WAV()
+        wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 440, seconds: 0.1, sampleRate: 44_100))
+        try assertRefused(write(wav.bytes.prefix(20), to: "cut.wav"), because: "is not audio")
+    }
+
+    func testHeaderWithZeroFramesIsRefused() throws {
+        try assertRefused(write(RawAudioBytes.WAV().bytes, to: "zero-frames.wav"), because: "no audio frames")
+    }
+
+    func testDirectoryNamedLikeAudioIsRefused() throws {
+        let directory = input("x.wav")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try assertRefused(directory, because: "is a directory")
+    }
+
+    func testPathThatDoesNotExistIsRefused() throws {
+        try assertRefused(input("missing.wav"), because: "no such file")
+    }
+
+    func testZeroChannelsIsRefused() throws {
+        var wav = RawAudioBytes.WAV()
+        wav.channels = 0
+        wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 440, seconds: 0.1, sampleRate: 44_100))
+        try assertRefused(write(wav.bytes, to: "no-channels.wav"), because: "Channel count is zero")
+    }
+
+    /// 65 535 channels: a corrupt header, far beyond anything libsndfile or Tactus reads.
+    func testAbsurdChannelCountIsRefused() throws {
+        var wav = RawAudioBytes.WAV()
+        wav.channels = 65_535
+        wav.data = Data(count: 65_535 * 2 * 4)
+        try assertRefused(write(wav.bytes, to: "absurd-channels.wav"), because: "channel")
+    }
+
+    /// 65 channels is a real file libsndfile writes and reads, one more than Tactus supports.
+    func testUnsupportedChannelCountIsRefused() throws {
+        let url = try write([Float](repeating: 0.1, count: 4_410), to: "65-channels.wav", channels: 65, format: .wav16)
+        try assertRefused(url, because: "has 65 channels")
+    }
+
+    func testImplausibleSampleRateIsRefused() throws {
+        var wav = RawAudioBytes.WAV()
+        wav.sampleRate = 10
+        wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 1, seconds: 10, sampleRate: 10))
+        try assertRefused(write(wav.bytes, to: "ten-hertz.wav"), because: "sample rate")
+    }
+
+    /// Refusals after the header was read (rate, channels, no frames) leave no descriptor
+    /// open. (The reader used to close its libsndfile handle in the refusal and again in
+    /// deinit, which runs when a fully initialised object throws: a double free that only a
+    /// sanitizer sees. It now closes in deinit alone.)
+    func testRefusedHeadersReleaseTheirFile() throws {
+        let url = try write([Float](repeating: 0.1, count: 441), to: "65.wav", channels: 65)
+        let before = try openDescriptorCount()
+        for _ in 0..<50 {
+            XCTAssertThrowsError(try AudioFileReader(url: url))
+        }
+        XCTAssertEqual(try openDescriptorCount(), before, "every refused file's descriptor is closed")
+    }
+
+    private func openDescriptorCount() throws -> Int {
+        let fds = URL(fileURLWithPath: "/proc/self/fd")
+        guard FileManager.default.fileExists(atPath: fds.path) else { throw XCTSkip("no /proc/self/fd here") }
+        return try FileManager.default.contentsOfDirectory(atPath: fds.path).count
+    }
+}
