@@ -1,0 +1,106 @@
+import XCTest
+import Tactus
+import TactusAHAP
+import TactusAnalysis
+import TactusMapping
+import TactusTestSupport
+
+/// The continuous part of the mapping, judged the way Core Haptics would play it.
+final class MappingTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = AudioFixture.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    func convert(_ signal: [Float], _ name: String, sampleRate: Int = 44100,
+                 overrides: [String] = []) throws -> (ConversionResult, PatternEvaluator, ReferenceEnvelope) {
+        let audio = try AudioFixture.write(signal, to: dir.appendingPathComponent(name), sampleRate: sampleRate)
+        let result = try Converter(preset: try shippedPreset(overrides: overrides)).convert(audio, to: dir.appendingPathComponent("out"))
+        let document = try AHAPDecoder().decode(Data(contentsOf: result.ahap))
+        return (result, PatternEvaluator(document), try ReferenceEnvelope.measure(audio))
+    }
+
+    /// A noise swell rising over 1 s and falling over 1 s: the felt intensity must follow its
+    /// loudness closely, with few control points.
+    func testIntensityFollowsASwell() throws {
+        let sr = 44100.0
+        let noise = Signals.noise(seconds: 2, sampleRate: sr, amplitude: 1)
+        let swell = noise.enumerated().map { i, x in x * Float(0.8 * sin(Double.pi * Double(i) / (2 * sr))) }
+        let (result, evaluator, reference) = try convert(swell, "swell.wav")
+        let played = reference.loudness.indices.map { evaluator.continuousIntensity(at: (Double($0) + 0.5) * 0.01) }
+        let r = try XCTUnwrap(Statistics.pearson(played, reference.loudness))
+        XCTAssertGreaterThan(r, 0.95)
+        let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.ahap), baseDirectory: dir.appendingPathComponent("out"),
+                                            reference: reference)
+        XCTAssertLessThan(fidelity.controlPointsPerSecond, 40)
+        XCTAssertEqual(fidelity.validatorErrors, 0)
+    }
+
+    /// Two bursts separated by a second of silence: two continuous regions, nothing felt in
+    /// between, nothing after the sound ends.
+    func testSilenceSeparatesRegionsAndNeverBuzzes() throws {
+        let sr = 44100.0
+        let burst = Signals.noise(seconds: 0.5, sampleRate: sr, amplitude: 0.5)
+        let signal = burst + [Float](repeating: 0, count: Int(sr)) + burst + [Float](repeating: 0, count: Int(sr / 2))
+        let (result, evaluator, _) = try convert(signal, "bursts.wav")
+        XCTAssertEqual(result.track.regions.count, 2)
+        for t in stride(from: 0.56, to: 1.45, by: 0.01) { XCTAssertEqual(evaluator.continuousIntensity(at: t), 0, "at \(t)") }
+        for t in stride(from: 2.06, to: 2.5, by: 0.01) { XCTAssertEqual(evaluator.continuousIntensity(at: t), 0, "at \(t)") }
+        XCTAssertGreaterThan(evaluator.continuousIntensity(at: 0.25), 0.5)
+    }
+
+    /// A long steady bed (70 s) becomes three continuous events of ≤ 30 s, with only a few
+    /// control points: the simplification keeps points where the sound moves, not where it
+    /// is steady.
+    func testALongSteadyBedIsSplitAndCompact() throws {
+        let sr = 8000.0
+        let bed = Signals.noise(seconds: 70, sampleRate: sr, amplitude: 0.3)
+        let (result, evaluator, _) = try convert(bed, "bed.wav", sampleRate: Int(sr))
+        let document = try AHAPDecoder().decode(Data(contentsOf: result.ahap))
+        let continuous = document.pattern.compactMap { element -> AHAPEvent? in
+            if case .event(let e) = element, e.type == .hapticContinuous { return e }
+            return nil
+        }
+        XCTAssertEqual(continuous.count, 3)
+        XCTAssertTrue(continuous.allSatisfy { ($0.duration ?? 99) <= 30 })
+        let points = document.pattern.reduce(0) { n, e in if case .curve(let c) = e { return n + c.controlPoints.count }; return n }
+        XCTAssertLessThan(Double(points) / 70, 2, "a steady bed needs few points")
+        XCTAssertGreaterThan(evaluator.continuousIntensity(at: 35), 0.3)
+    }
+
+    /// Sharpness follows brightness: a low rumble feels duller than a bright hiss, and a quiet
+    /// gap does not make the sharpness jump to 0 or 1.
+    func testSharpnessFollowsBrightnessAndHoldsThroughQuiet() throws {
+        let sr = 44100.0
+        let low = Signals.sine(hz: 120, seconds: 1, sampleRate: sr, amplitude: 0.5)
+        let high = Signals.noise(seconds: 1, sampleRate: sr, amplitude: 0.5)
+        let (_, lowEval, _) = try convert(low, "low.wav")
+        let (_, highEval, _) = try convert(high, "high.wav")
+        let dull = try XCTUnwrap(lowEval.continuousSharpness(at: 0.5))
+        let sharp = try XCTUnwrap(highEval.continuousSharpness(at: 0.5))
+        XCTAssertLessThan(dull, 0.1)
+        XCTAssertGreaterThan(sharp, 0.8)
+    }
+
+    /// The simplifier is error-bounded: every dropped point lies within the tolerance.
+    func testSimplifiedCurvesStayWithinTolerance() {
+        var rng = SeededGenerator(seed: 11)
+        var value = 0.5
+        let points = (0..<2000).map { i -> HapticTrack.Point in
+            value = min(1, max(0, value + 0.02 * rng.nextSigned()))
+            return HapticTrack.Point(time: Double(i) * 0.005, value: value)
+        }
+        for tolerance in [0.01, 0.03, 0.1] {
+            let kept = CurveSimplifier.simplify(points, tolerance: tolerance)
+            XCTAssertLessThan(kept.count, points.count / 2)
+            XCTAssertEqual(kept.first, points.first)
+            XCTAssertEqual(kept.last, points.last)
+            var j = 0
+            for p in points {
+                while j + 1 < kept.count - 1, kept[j + 1].time < p.time { j += 1 }
+                let a = kept[j], b = kept[min(j + 1, kept.count - 1)]
+                let line = b.time == a.time ? a.value : a.value + (b.value - a.value) * (p.time - a.time) / (b.time - a.time)
+                XCTAssertEqual(line, p.value, accuracy: tolerance + 1e-9)
+            }
+        }
+    }
+}
