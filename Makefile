@@ -22,9 +22,16 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Scores transients on the Corpus against ground truth, beside librosa and aubio.
+# Scores the default preset on the Corpus (transient timing per condition, envelope
+# fidelity, the same with unsimplified fixed-rate curves for comparison), then the
+# transients of Tactus beside librosa and aubio on the same files (installs them if missing).
 eval: build
-	scripts/eval_onsets.py --tactus .build/$(CONFIG)/tactus
+	.build/$(CONFIG)/tactus evaluate Corpus
+	@echo "--- the same with unsimplified curves (a naive fixed-rate mapping) ---"
+	.build/$(CONFIG)/tactus evaluate Corpus --set mapping.intensity.tolerance=0.001 --set mapping.sharpness.tolerance=0.001 | tail -6
+	@python3 -c "import librosa" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
+	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
+	python3 scripts/eval_onsets.py --tactus .build/$(CONFIG)/tactus
 
 # Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).
