@@ -16,7 +16,7 @@ public struct PeakPicker: TunablePart {
         .number("postMedianMs", 0...200, default: 60, unit: "ms", help: "Span after the peak for the adaptive median."),
         .number("minIntervalMs", 0...2000, default: 60, unit: "ms",
                 help: "Minimum time between two transients (Apple's HIG: do not overwhelm)."),
-        .number("minRiseDb", 0...40, default: 4, unit: "dB",
+        .number("minRiseDb", 0...40, default: 2, unit: "dB",
                 help: "The level after the peak must exceed the quietest level in the rise window by this much."),
         .number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level."),
         .number("swellDb", 0...60, default: 12, unit: "dB",
