@@ -11,28 +11,18 @@ struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert every audio file in a folder tree, in parallel and incrementally.",
         discussion: """
-        Finds every file libsndfile can read under IN_DIR (by content; other files are skipped,
-        as are names starting with "."), mirrors the folders in OUT_DIR and writes
-        <stem>.ahap plus its paired audio for each, as `tactus convert` does (same-stem
-        sources such as hit.wav and hit.ogg keep their whole name: hit.wav.ahap, hit.ogg.ahap).
+        Finds every file libsndfile can read under IN_DIR (judged by content; other files are skipped, as are names starting with "."), mirrors the folders in OUT_DIR and writes <stem>.ahap plus its paired audio for each, as `tactus convert` does. Same-stem sources such as hit.wav and hit.ogg keep their whole name: hit.wav.ahap, hit.ogg.ahap.
 
-        Per-folder presets: a tactus.json in any folder sets the preset and overrides for its
-        subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by
-        value; --preset and --set act as a tactus.json above IN_DIR, so they apply wherever no
-        tactus.json says otherwise.
+        Per-folder presets: a tactus.json in any folder sets the preset and overrides for its subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by value; --preset/--set (or --preset-from) act as a tactus.json above IN_DIR, so they apply wherever no tactus.json says otherwise.
 
-        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A
-        source is rebuilt only when its content, resolved preset or the tool version changed
-        (or an output is missing); --force rebuilds all. Outputs of deleted sources are
-        reported, and removed with --prune.
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune.
 
-        Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second
-        Ctrl-C abandons them at once. No partial output is ever left under a real name.
+        Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second Ctrl-C abandons them at once. No partial output is ever left under a real name.
 
         Examples:
           tactus batch sfx -o out
           tactus batch sfx -o out --preset impacts --jobs 2 --report out/report.json
-          tactus batch sfx -o out --exclude 'drafts' --include '*.wav' --prune
+          tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
         """)
 
     @Argument(help: ArgumentHelp("Folder to convert, walked recursively.", valueName: "IN_DIR"))
@@ -44,7 +34,7 @@ struct Batch: ParsableCommand {
     @OptionGroup var presetOptions: PresetOptions
 
     @Option(help: "Files converted at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON report with one entry per file.", valueName: "REPORT.json"))
     var reportPath: String?
@@ -66,16 +56,17 @@ struct Batch: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
-        _ = try presetOptions.resolve()  // a bad --preset or --set is a usage error before any work
+        // A bad --preset, --set or --preset-from is a usage error before any work.
+        let base = try presetOptions.resolve()
         var options = BatchOptions(input: input, output: output)
-        options.preset = presetOptions.preset
-        options.overrides = presetOptions.overrides
+        options.preset = presetOptions.presetFrom == nil ? presetOptions.preset : base.name
+        options.overrides = presetOptions.presetFrom == nil ? presetOptions.overrides : base.overrides
         options.filter = PathFilter(include: include, exclude: exclude)
-        options.jobs = jobs
+        options.jobs = jobs ?? options.jobs
         options.force = force
         options.prune = prune
         let plan: BatchPlan

@@ -72,7 +72,7 @@ public struct BatchPlan {
             switch presets.preset(forFolder: source.relativeFolder) {
             case .failure(let error):
                 failures.append(BatchFileOutcome(failed: source.relativePath, ConversionError(
-                    file: discovery.display(source.relativePath), reason: "not converted: \(error.file) \(error.reason)")))
+                    file: discovery.display(source.relativePath), reason: "not converted because \(error.file) \(error.reason)")))
             case .success(let preset):
                 let job = BatchJob(source: source, preset: preset,
                                    outputFolder: Self.outputFolder(of: source, in: outputRoot),

@@ -60,7 +60,7 @@ public final class FolderPresets {
         switch setting(folder) {
         case .usable(_, let preset): return .success(preset)
         case .unusable(let config):
-            return .failure(ConversionError(file: config, reason: "cannot be used, so files below it are not converted"))
+            return .failure(ConversionError(file: config, reason: "cannot be used"))
         }
     }
 
