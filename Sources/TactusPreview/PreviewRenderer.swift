@@ -25,15 +25,8 @@ public enum PreviewRenderer {
     ///   - protectedPaths: files that must never be replaced (the AHAP and its sound always are).
     public static func render(ahap: URL, into directory: URL, stem: String? = nil,
                               protectedPaths: Set<String> = []) throws -> PreviewSummary {
-        let (data, document) = try readPattern(ahap)
-        var warnings = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).validate(data).diagnostics
-            .map(\.description)
-        let evaluator = PatternEvaluator(document)
-        let audio = openAudio(document, ahap: ahap, warnings: &warnings)
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, into: directory, stem: stem)
         try refuseOverlongPreview(evaluator, audio, ahap: ahap)
-
-        let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
-                              withSideBySide: audio != nil)
         try outputs.prepare(protecting: protectedPaths.union([ahap, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
         defer { outputs.staged.forEach { $0.discard() } }
 
@@ -50,23 +43,54 @@ public enum PreviewRenderer {
             throw PreviewError(file: (file ?? ahap).path, reason: error.reason, hint: error.hint)
         }
 
-        let duration = Double(written.frames) / sampleRate
-        let timeline = HapticTimeline(evaluator: evaluator, document: document, duration: duration,
-                                      columns: PreviewPlot.Layout.columns)
-        let presetName = document.metadata.last { $0.key == "Preset" }?.value
-        let svg = PreviewPlot(content: .init(title: ahap.lastPathComponent, presetName: presetName,
+        let (summary, timeline) = makeSummary(ahap: ahap, document: document, evaluator: evaluator, audio: audio,
+                                              outputs: outputs, duration: Double(written.frames) / sampleRate,
+                                              warnings: warnings)
+        let svg = PreviewPlot(content: .init(title: ahap.lastPathComponent, presetName: summary.presetName,
                                              timeline: timeline, waveform: written.waveform)).svg()
-        let summary = PreviewSummary(
-            ahap: ahap, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
-            hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
-            originalAudio: audio?.reader.url, presetName: presetName, duration: duration,
-            transientCount: evaluator.transients.count, continuousSeconds: timeline.continuousSeconds,
-            controlPointCount: controlPointCount(document), warnings: warnings)
         try outputs.plot.write(svg)
         try outputs.page.write(PreviewPage(summary: summary, svg: svg, audioOffset: audio?.offset ?? 0).html())
         // The page last: a page on disk never names a sound or plot that is not there.
         for file in outputs.staged { try file.commit() }
         return summary
+    }
+
+    /// What `render` reports for a preview already on disk, without writing or rendering
+    /// anything: an incremental batch's gallery lists the files that were up to date too.
+    public static func summary(ahap: URL, in directory: URL, stem: String? = nil) throws -> PreviewSummary {
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, into: directory, stem: stem)
+        let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
+        let hapticFrames = (max(evaluator.hapticEndTime + HapticSonifier.longestTick, minimumDuration) * sampleRate)
+            .rounded(.up)
+        let soundFrames = audio.map { (($0.offset + $0.reader.format.duration) * sampleRate).rounded(.up) } ?? 0
+        return makeSummary(ahap: ahap, document: document, evaluator: evaluator, audio: audio, outputs: outputs,
+                           duration: max(hapticFrames, soundFrames) / sampleRate, warnings: warnings).0
+    }
+
+    private static func makeSummary(ahap: URL, document: AHAPDocument, evaluator: PatternEvaluator, audio: PairedAudio?,
+                                    outputs: Outputs, duration: Double, warnings: [String]) -> (PreviewSummary, HapticTimeline) {
+        let timeline = HapticTimeline(evaluator: evaluator, document: document, duration: duration,
+                                      columns: PreviewPlot.Layout.columns)
+        let summary = PreviewSummary(
+            ahap: ahap, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
+            hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
+            originalAudio: audio?.reader.url, presetName: document.metadata.last { $0.key == "Preset" }?.value,
+            duration: duration, transientCount: evaluator.transients.count,
+            continuousSeconds: timeline.continuousSeconds, controlPointCount: controlPointCount(document),
+            warnings: warnings)
+        return (summary, timeline)
+    }
+
+    /// The pattern, evaluated and validated, its sound opened, and where its preview goes.
+    private static func open(_ ahap: URL, into directory: URL, stem: String?) throws
+        -> (AHAPDocument, PatternEvaluator, PairedAudio?, Outputs, [String]) {
+        let (data, document) = try readPattern(ahap)
+        var warnings = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).validate(data).diagnostics
+            .map(\.description)
+        let audio = openAudio(document, ahap: ahap, warnings: &warnings)
+        let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
+                              withSideBySide: audio != nil)
+        return (document, PatternEvaluator(document), audio, outputs, warnings)
     }
 
     /// The file's bytes (for the validator) and its pattern.

@@ -23,6 +23,7 @@ struct Batch: ParsableCommand {
           tactus batch sfx -o out
           tactus batch sfx -o out --preset impacts --jobs 2 --report out/report.json
           tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
+          tactus batch sfx -o out --preview            # then open out/index.html
         """)
 
     @Argument(help: ArgumentHelp("Folder to convert, walked recursively.", valueName: "IN_DIR"))
@@ -52,6 +53,9 @@ struct Batch: ParsableCommand {
     @Option(help: ArgumentHelp("Skip files and folders matching this glob (repeatable; wins over --include).", valueName: "GLOB"))
     var exclude: [String] = []
 
+    @Flag(help: "Also write a preview (haptics as sound, plot, page) beside each AHAP, and OUT_DIR/index.html, a gallery of them all.")
+    var preview = false
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -69,6 +73,7 @@ struct Batch: ParsableCommand {
         options.jobs = jobs ?? options.jobs
         options.force = force
         options.prune = prune
+        if preview { options.steps = [PreviewStep()] }
         let plan: BatchPlan
         do { plan = try BatchPlan(options) } catch let error as BatchUsageError {
             report(error)
@@ -91,6 +96,15 @@ struct Batch: ParsableCommand {
                   + orphan.outputs.map(plan.displayOutput).joined(separator: ", "))
         }
         var failed = !result.succeeded
+        if preview && interrupts.received == nil {
+            do {
+                let gallery = try BatchGallery.write(result, outputRoot: plan.outputRoot)
+                if !quiet { print("gallery: \(gallery.path)") }
+            } catch {
+                report(error)
+                failed = true
+            }
+        }
         if let reportPath {
             do { try BatchReport(result, plan: plan).write(to: URL(fileURLWithPath: reportPath)) } catch {
                 report(error)
