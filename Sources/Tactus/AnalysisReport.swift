@@ -96,30 +96,10 @@ public struct AnalysisReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Fixed-precision decimal without trailing zeros; never exponent, NaN or Infinity.
+    /// Fixed-precision decimal without trailing zeros; `null` for a missing (non-finite) value.
     static func number(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return "null" }
-        var text = String(format: "%.\(digits)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text == "-0" ? "0" : text
+        value.isFinite ? JSONText.fixed(value, digits: digits) : "null"
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

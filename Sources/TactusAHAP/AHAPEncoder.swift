@@ -46,7 +46,7 @@ public struct AHAPEncoder: Sendable {
         out += "  \"Version\": \(version),\n"
         if !document.metadata.isEmpty {
             out += "  \"Metadata\": {\n"
-            let entries = document.metadata.map { "    \(Self.string($0.key)): \(Self.string($0.value))" }
+            let entries = document.metadata.map { "    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }
             out += entries.joined(separator: ",\n") + "\n  },\n"
         }
         if document.pattern.isEmpty {
@@ -72,7 +72,7 @@ public struct AHAPEncoder: Sendable {
         case .parameter(let parameter):
             name = "Parameter"
             fields = [
-                "\"ParameterID\": \(string(parameter.parameterID))",
+                "\"ParameterID\": \(JSONText.quote(parameter.parameterID))",
                 "\"Time\": \(time(parameter.time))",
                 "\"ParameterValue\": \(value(parameter.value))",
             ]
@@ -82,7 +82,7 @@ public struct AHAPEncoder: Sendable {
                 "{ \"Time\": \(time($0.time)), \"ParameterValue\": \(value($0.value)) }"
             }
             fields = [
-                "\"ParameterID\": \(string(curve.parameterID))",
+                "\"ParameterID\": \(JSONText.quote(curve.parameterID))",
                 "\"Time\": \(time(curve.time))",
                 "\"ParameterCurveControlPoints\": \(compactArray(points))",
             ]
@@ -94,14 +94,14 @@ public struct AHAPEncoder: Sendable {
     private static func eventFields(_ event: AHAPEvent) -> [String] {
         var fields = [
             "\"Time\": \(time(event.time))",
-            "\"EventType\": \(string(event.type.rawValue))",
+            "\"EventType\": \(JSONText.quote(event.type.rawValue))",
         ]
         if let duration = event.duration { fields.append("\"EventDuration\": \(time(duration))") }
-        if let path = event.waveformPath { fields.append("\"EventWaveformPath\": \(string(path))") }
+        if let path = event.waveformPath { fields.append("\"EventWaveformPath\": \(JSONText.quote(path))") }
         if let flag = event.useVolumeEnvelope { fields.append("\"EventWaveformUseVolumeEnvelope\": \(flag)") }
         if let flag = event.loopEnabled { fields.append("\"EventWaveformLoopEnabled\": \(flag)") }
         let parameters = event.parameters.map {
-            "{ \"ParameterID\": \(string($0.id)), \"ParameterValue\": \(value($0.value)) }"
+            "{ \"ParameterID\": \(JSONText.quote($0.id)), \"ParameterValue\": \(value($0.value)) }"
         }
         fields.append("\"EventParameters\": \(compactArray(parameters))")
         return fields
@@ -171,29 +171,5 @@ public struct AHAPEncoder: Sendable {
         // exponent always covers the mantissa's fractional digits.
         let zeros = max(0, exponent - fraction.count)
         return sign + parts[0] + fraction + String(repeating: "0", count: zeros)
-    }
-
-    // MARK: - Strings
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped,
-    /// everything else (any Unicode file name) written as UTF-8.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -1,3 +1,4 @@
+import TactusAHAP
 import TactusAnalysis
 
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
@@ -61,7 +62,5 @@ public enum PresetPrinter {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

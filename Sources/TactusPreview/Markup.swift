@@ -1,4 +1,5 @@
 import Foundation
+import TactusAHAP
 
 /// Text and number formatting shared by the SVG and HTML writers, so that every page is
 /// well-formed XML (the HTML is written as polyglot markup) and byte-identical across runs.
@@ -23,13 +24,7 @@ enum Markup {
     /// A number with at most `decimals` decimals, trailing zeros dropped ("12", "0.5"),
     /// never "-0". Fixed-point formatting keeps output independent of the locale.
     static func number(_ value: Double, decimals: Int = 1) -> String {
-        guard value.isFinite else { return "0" }
-        var text = String(format: "%.\(decimals)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text == "-0" ? "0" : text
+        value.isFinite ? JSONText.fixed(value, digits: decimals) : "0"
     }
 
     /// Seconds for people: "1.25 s".

@@ -32,26 +32,16 @@ struct Convert: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let preset = try presetOptions.resolve()
-        let converter = Converter(preset: preset)
-        let urls = inputs.map { URL(fileURLWithPath: $0) }
-        let protected = Set(urls.map { $0.standardizedFileURL.path })
-        let outputDirectory = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let stems = OutputNaming.stems(for: urls) { outputDirectory ?? $0.deletingLastPathComponent() }
-        var failures = 0
-        for url in urls {
-            do {
-                let result = try converter.convert(url, to: outputDirectory, stem: stems[url], protectedPaths: protected)
-                if !quiet {
-                    let t = result.track
-                    print("\(url.path) → \(result.ahap.path)  (\(t.transients.count) transients, "
-                          + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")
-                }
-            } catch {
-                report(error)
-                failures += 1
+        let converter = Converter(preset: try presetOptions.resolve())
+        let files = InputFiles(inputs, output: output)
+        try files.forEach { url in
+            let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
+                                               protectedPaths: files.protectedPaths)
+            if !quiet {
+                let t = result.track
+                print("\(url.path) → \(result.ahap.path)  (\(t.transients.count) transients, "
+                      + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")
             }
         }
-        if failures > 0 { throw ExitCode(1) }
     }
 }

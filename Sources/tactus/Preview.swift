@@ -37,27 +37,16 @@ struct Preview: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let preset = try presetOptions.resolve()
-        let converter = Converter(preset: preset)
-        let urls = inputs.map { URL(fileURLWithPath: $0) }
-        let protected = Set(urls.map { $0.standardizedFileURL.path })
-        let outputDirectory = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let stems = OutputNaming.stems(for: urls) { outputDirectory ?? $0.deletingLastPathComponent() }
-        var failures = 0
-        for url in urls {
-            do {
-                let directory = outputDirectory ?? url.deletingLastPathComponent()
-                let ahap = url.pathExtension.lowercased() == "ahap" ? url
-                    : try converter.convert(url, to: directory, stem: stems[url], protectedPaths: protected).ahap
-                let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: stems[url],
-                                                         protectedPaths: protected)
-                if !quiet { print(Self.line(for: url, summary)) }
-            } catch {
-                report(error)
-                failures += 1
-            }
+        let converter = Converter(preset: try presetOptions.resolve())
+        let files = InputFiles(inputs, output: output)
+        try files.forEach { url in
+            let directory = files.directory(for: url)
+            let ahap = url.pathExtension.lowercased() == "ahap" ? url
+                : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).ahap
+            let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: files.stems[url],
+                                                     protectedPaths: files.protectedPaths)
+            if !quiet { print(Self.line(for: url, summary)) }
         }
-        if failures > 0 { throw ExitCode(1) }
     }
 
     private static func line(for input: URL, _ summary: PreviewSummary) -> String {

@@ -53,3 +53,38 @@ func resolvePreset(_ reference: String, overrides: [String]) throws -> ResolvedP
         throw ExitCode(64)
     }
 }
+
+/// The inputs of a command that writes per-file outputs (`convert`, `preview`): every input
+/// is protected from being replaced, and inputs sharing a stem in one output folder get
+/// distinct stems (`OutputNaming`).
+struct InputFiles {
+    let urls: [URL]
+    let protectedPaths: Set<String>
+    let outputDirectory: URL?
+    let stems: [URL: String]
+
+    init(_ paths: [String], output: String?) {
+        urls = paths.map { URL(fileURLWithPath: $0) }
+        protectedPaths = Set(urls.map { $0.standardizedFileURL.path })
+        let outputDirectory = output.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        self.outputDirectory = outputDirectory
+        stems = OutputNaming.stems(for: urls) { outputDirectory ?? $0.deletingLastPathComponent() }
+    }
+
+    /// Where `url`'s outputs go: the output folder, or beside the input.
+    func directory(for url: URL) -> URL {
+        outputDirectory ?? url.deletingLastPathComponent()
+    }
+
+    /// Runs `body` for each input, reporting failures as one line each; exit 1 if any failed.
+    func forEach(_ body: (URL) throws -> Void) throws {
+        var failures = 0
+        for url in urls {
+            do { try body(url) } catch {
+                report(error)
+                failures += 1
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

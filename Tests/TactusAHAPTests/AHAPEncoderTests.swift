@@ -119,9 +119,9 @@ final class AHAPEncoderTests: XCTestCase {
     }
 
     func testStringEscaping() {
-        XCTAssertEqual(AHAPEncoder.string("a\"b\\c/d"), #""a\"b\\c/d""#)
-        XCTAssertEqual(AHAPEncoder.string("\u{01}\t\r\u{08}\u{0C}\u{1F}"), #""\u0001\t\r\b\f\u001f""#)
-        XCTAssertEqual(AHAPEncoder.string("日本語 é 🎵"), "\"日本語 é 🎵\"")
+        XCTAssertEqual(JSONText.quote("a\"b\\c/d"), #""a\"b\\c/d""#)
+        XCTAssertEqual(JSONText.quote("\u{01}\t\r\u{08}\u{0C}\u{1F}"), #""\u0001\t\r\b\f\u001f""#)
+        XCTAssertEqual(JSONText.quote("日本語 é 🎵"), "\"日本語 é 🎵\"")
     }
 
     func testRoundTrip() throws {
