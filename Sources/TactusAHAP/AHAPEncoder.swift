@@ -32,13 +32,22 @@ public struct AHAPEncoder: Sendable {
         rounded(value, decimals: valueDecimals)
     }
 
-    /// The document as UTF-8 JSON, ending with a newline.
+    /// The document as UTF-8 JSON, ending with a newline. Elements are appended one by one,
+    /// so an hour-long pattern never exists as text twice over.
     public func encode(_ document: AHAPDocument) -> Data {
-        Data(encodeToString(document).utf8)
+        var data = Data()
+        write(document) { data.append(contentsOf: $0.utf8) }
+        return data
     }
 
     /// The document as JSON text, ending with a newline.
     public func encodeToString(_ document: AHAPDocument) -> String {
+        var text = ""
+        write(document) { text += $0 }
+        return text
+    }
+
+    private func write(_ document: AHAPDocument, to emit: (String) -> Void) {
         var out = "{\n"
         // Apple's examples write `1.0`; keep that look for the version.
         var version = Self.number(document.version, decimals: Self.valueDecimals)
@@ -50,14 +59,14 @@ public struct AHAPEncoder: Sendable {
             out += entries.joined(separator: ",\n") + "\n  },\n"
         }
         if document.pattern.isEmpty {
-            out += "  \"Pattern\": []\n"
-        } else {
-            out += "  \"Pattern\": [\n"
-            out += document.pattern.map(Self.element).joined(separator: ",\n")
-            out += "\n  ]\n"
+            emit(out + "  \"Pattern\": []\n}\n")
+            return
         }
-        out += "}\n"
-        return out
+        emit(out + "  \"Pattern\": [\n")
+        for (index, element) in document.pattern.enumerated() {
+            emit((index == 0 ? "" : ",\n") + Self.element(element))
+        }
+        emit("\n  ]\n}\n")
     }
 
     // MARK: - Elements

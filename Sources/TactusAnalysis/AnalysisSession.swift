@@ -6,7 +6,8 @@ public enum FrameSettings: TunablePart {
     public static let summary = "Analysis window and hop, in milliseconds (independent of the sample rate)."
     public static let parameters: [ParameterDescriptor] = [
         .number("windowMs", 5...200, default: 20, unit: "ms", help: "Analysis window length (Hann)."),
-        .number("hopMs", 1...50, default: 5, unit: "ms", help: "Time between frames; also the envelope's resolution."),
+        .number("hopMs", 1...50, default: 10, unit: "ms",
+                help: "Time between frames; also the envelope's resolution. Onsets are placed on the waveform, so their timing does not depend on it."),
     ]
 }
 

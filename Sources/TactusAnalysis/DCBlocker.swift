@@ -23,7 +23,7 @@ struct DCBlocker {
         for i in input.indices {
             var y = input[i] - previousInput + pole * previousOutput
             // The tail of a decay would otherwise sink into slow denormal arithmetic.
-            if abs(y) < 1e-20 { y = 0 }
+            if y < 1e-20 && y > -1e-20 { y = 0 }
             previousInput = input[i]
             previousOutput = y
             output[i] = y

@@ -14,12 +14,15 @@ struct SampleHistory {
 
     mutating func append(_ samples: UnsafeBufferPointer<Float>) {
         let n = buffer.count
-        var position = end % n
+        var source = samples
+        if source.count > n { source = UnsafeBufferPointer(rebasing: source[(source.count - n)...]) }
+        let position = (end + samples.count - source.count) % n
+        let first = min(source.count, n - position)
         buffer.withUnsafeMutableBufferPointer { ring in
-            for x in samples {
-                ring[position] = x
-                position += 1
-                if position == n { position = 0 }
+            // At most two copies: up to the end of the ring, then from its start.
+            (ring.baseAddress! + position).update(from: source.baseAddress!, count: first)
+            if first < source.count {
+                ring.baseAddress!.update(from: source.baseAddress! + first, count: source.count - first)
             }
         }
         end += samples.count

@@ -8,12 +8,20 @@ import TactusAHAP
 /// Linear time, so an hour-long steady envelope collapses to a handful of points.
 public enum CurveSimplifier {
     public static func simplify(_ points: [HapticTrack.Point], tolerance: Double) -> [HapticTrack.Point] {
-        guard points.count > 2 else { return points }
-        var kept = [points[0]]
-        var anchor = points[0]
+        simplify(count: points.count, tolerance: tolerance) { points[$0] }
+    }
+
+    /// The same over points made on demand, so a long curve is never held whole.
+    public static func simplify(count: Int, tolerance: Double,
+                                point: (Int) -> HapticTrack.Point) -> [HapticTrack.Point] {
+        guard count > 2 else { return (0..<count).map(point) }
+        let first = point(0)
+        var kept = [first]
+        var anchor = first
         var low = -Double.infinity, high = Double.infinity
-        var previous = points[0]
-        for point in points.dropFirst() {
+        var previous = first
+        for index in 1..<count {
+            let point = point(index)
             let dt = point.time - anchor.time
             guard dt > 0 else { previous = point; continue }
             let slope = (point.value - anchor.value) / dt
@@ -29,7 +37,7 @@ public enum CurveSimplifier {
             }
             previous = point
         }
-        if kept.last != points.last { kept.append(points[points.count - 1]) }
+        if kept.last != previous { kept.append(previous) }
         return kept
     }
 }

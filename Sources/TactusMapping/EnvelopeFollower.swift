@@ -12,22 +12,28 @@ public struct EnvelopeFollower {
         fall = Self.coefficient(ms: releaseMs, step: stepSeconds)
     }
 
-    public func smooth(_ values: [Double]) -> [Double] {
-        var out = values
-        var state = values.first ?? 0
-        for i in values.indices {
-            let x = values[i]
-            let k = x > state ? rise : fall
-            state += k * (x - state)
-            out[i] = state
-        }
-        return out
+    /// Smooths in place, forwards in time.
+    public func smooth(_ values: inout [Float]) {
+        smooth(&values, indices: values.indices)
     }
 
     /// Smooths forwards then backwards: no lag, for curves (like brightness) that should
     /// move exactly when the sound does rather than trail it.
-    public func smoothWithoutLag(_ values: [Double]) -> [Double] {
-        Array(smooth(Array(smooth(values).reversed())).reversed())
+    public func smoothWithoutLag(_ values: inout [Float]) {
+        smooth(&values, indices: values.indices)
+        smooth(&values, indices: values.indices.reversed())
+    }
+
+    private func smooth<Order: Sequence<Int>>(_ values: inout [Float], indices: Order) {
+        let rise = Float(rise), fall = Float(fall)
+        var state: Float?
+        for i in indices {
+            let x = values[i]
+            var s = state ?? x
+            s += (x > s ? rise : fall) * (x - s)
+            values[i] = s
+            state = s
+        }
     }
 
     /// Fraction of the remaining distance covered per step (1 = no smoothing).

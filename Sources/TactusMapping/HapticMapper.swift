@@ -21,11 +21,12 @@ public struct HapticMapper {
     }
 
     public func map(_ analysis: AnalysisResult) -> HapticTrack {
-        let levels = analysis.feature(LevelAnalyzer.output).map(Double.init)
-        let loudest = levels.max() ?? -120
+        // Per-frame arrays stay Float and few: an hour of audio has 360,000 frames.
+        let levels = analysis.feature(LevelAnalyzer.output)
+        let loudest = Double(levels.max() ?? -120)
         var track = HapticTrack(duration: analysis.duration)
         guard loudest >= silenceDb else { return track }
-        let reference = perFile ? loudest : 0
+        let reference = Float(perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
         let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
         if transients.flag("enabled") {
@@ -39,23 +40,23 @@ public struct HapticMapper {
 
     // MARK: Transients
 
-    private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Double],
-                               brightness: [Double]) -> [HapticTrack.Transient] {
+    private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
+                               brightness: [Float]) -> [HapticTrack.Transient] {
         let scale = DecibelScale(floorDb: transients.number("floorDb"), ceilingDb: transients.number("ceilingDb"),
                                  gamma: transients.number("gamma"))
         let low = transients.number("minIntensity"), high = transients.number("maxIntensity")
         let window = transients.number("attackWindowMs") / 1000
         return analysis.onsets.map { onset in
             let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
-            let level = frames.map { relativeLevels[$0] }.max() ?? -120
+            let level = Double(frames.map { relativeLevels[$0] }.max() ?? -120)
             // Brightness of the attack, weighted by each frame's power so the loudest part speaks.
             var weighted = 0.0, total = 0.0
             for k in frames {
-                let w = pow(10, relativeLevels[k] / 10)
-                weighted += w * brightness[k]
+                let w = pow(10, Double(relativeLevels[k]) / 10)
+                weighted += w * Double(brightness[k])
                 total += w
             }
-            let sharp = total > 0 ? weighted / total : brightness[frames.lowerBound]
+            let sharp = total > 0 ? weighted / total : Double(brightness[frames.lowerBound])
             return HapticTrack.Transient(time: onset.time, intensity: low + (high - low) * scale(level),
                                          sharpness: sharp)
         }
@@ -73,57 +74,62 @@ public struct HapticMapper {
 
     /// Sharpness per frame: log-mapped centroid, held through frames too quiet to have a
     /// meaningful brightness, then smoothed.
-    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Double]) -> [Double] {
+    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
         let scale = LogFrequencyScale(lowHz: sharpness.number("lowHz"), highHz: sharpness.number("highHz"))
-        let audible = intensity.number("floorDb")
+        let audible = Float(intensity.number("floorDb"))
         let centroids = analysis.feature(CentroidAnalyzer.output)
-        var held: Double?
-        var raw = [Double](repeating: 0, count: centroids.count)
+        var held: Float?
+        var values = [Float](repeating: 0, count: centroids.count)
         for k in centroids.indices {
-            if relativeLevels[k] > audible, centroids[k] > 0 { held = scale(Double(centroids[k])) }
-            raw[k] = held ?? -1
+            if relativeLevels[k] > audible, centroids[k] > 0 { held = Float(scale(Double(centroids[k]))) }
+            values[k] = held ?? -1
         }
         // Frames before the first audible one take its value, so nothing starts at 0 or 1.
-        let first = raw.first { $0 >= 0 } ?? 0.5
-        raw = raw.map { $0 < 0 ? first : $0 }
+        let first = values.first { $0 >= 0 } ?? 0.5
+        for k in values.indices where values[k] < 0 { values[k] = first }
         let ms = sharpness.number("smoothingMs")
-        return EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(raw)
+        EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(&values)
+        return values
     }
 
     // MARK: Continuous regions
 
-    private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Double],
-                            brightness: [Double]) -> [HapticTrack.ContinuousRegion] {
+    private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Float],
+                            brightness: [Float]) -> [HapticTrack.ContinuousRegion] {
         let hop = analysis.hopSeconds
         let scale = DecibelScale(floorDb: intensity.number("floorDb"), ceilingDb: intensity.number("ceilingDb"),
                                  gamma: intensity.number("gamma"))
         let ceiling = intensity.number("maxIntensity")
         let follower = EnvelopeFollower(attackMs: intensity.number("attackMs"),
                                         releaseMs: intensity.number("releaseMs"), stepSeconds: hop)
-        let raw = relativeLevels.map { ceiling * scale($0) }
-        let values = follower.smooth(raw)
+        var values = relativeLevels.map { Float(ceiling * scale(Double($0))) }
         // Regions follow the sound itself, not the smoothed curve's release tail: a body that
-        // outlasts the sound would buzz under silence.
-        let spans = gatedSpans(raw, gate: intensity.number("gate"),
+        // outlasts the sound would buzz under silence. So the spans come before smoothing.
+        let spans = gatedSpans(values, gate: Float(intensity.number("gate")),
                                mergeGap: Int(intensity.number("mergeGapMs") / 1000 / hop),
                                minLength: Int(intensity.number("minRegionMs") / 1000 / hop))
+        follower.smooth(&values)
         let duration = analysis.duration
         return spans.map { span in
             let start = Double(span.lowerBound) * hop
             let end = min(duration, Double(span.upperBound) * hop)
-            let intensityPoints = span.map { HapticTrack.Point(time: min(end, Double($0) * hop), value: values[$0]) }
-            let sharpnessPoints = span.map { HapticTrack.Point(time: min(end, Double($0) * hop), value: brightness[$0]) }
+            // Simplified as they are read: an hour-long region is never held point by point.
+            func curve(_ frames: [Float], tolerance: Double) -> [HapticTrack.Point] {
+                CurveSimplifier.simplify(count: span.count, tolerance: tolerance) { i in
+                    let k = span.lowerBound + i
+                    return HapticTrack.Point(time: min(end, Double(k) * hop), value: Double(frames[k]))
+                }
+            }
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
-                intensity: fade(CurveSimplifier.simplify(intensityPoints, tolerance: intensity.number("tolerance")),
-                                start: start, end: end),
-                sharpness: CurveSimplifier.simplify(sharpnessPoints, tolerance: sharpness.number("tolerance")))
+                intensity: fade(curve(values, tolerance: intensity.number("tolerance")), start: start, end: end),
+                sharpness: curve(brightness, tolerance: sharpness.number("tolerance")))
         }
     }
 
     /// Frame spans where `values` exceed `gate`, joined across short gaps, long enough to feel.
     /// Each span runs one frame past its last loud frame, so the curve can fall to the gate.
-    func gatedSpans(_ values: [Double], gate: Double, mergeGap: Int, minLength: Int) -> [Range<Int>] {
+    func gatedSpans(_ values: [Float], gate: Float, mergeGap: Int, minLength: Int) -> [Range<Int>] {
         var spans: [Range<Int>] = []
         var k = 0
         while k < values.count {

@@ -39,8 +39,9 @@ final class FeatureTests: XCTestCase {
     func testFrameCountAndTimesFollowTheHop() throws {
         let sr = 48000.0
         let result = try analyse([Float](repeating: 0, count: 48000), sampleRate: sr)
-        XCTAssertEqual(result.hopSeconds, 0.005, accuracy: 1e-9)
-        XCTAssertEqual(result.feature("rms.db").count, STFT.frameCount(sampleCount: 48000, hop: 240))
+        XCTAssertEqual(result.hopSeconds, 0.01, accuracy: 1e-9)
+        XCTAssertEqual(result.feature("rms.db").count, STFT.frameCount(sampleCount: 48000, hop: 480))
+        XCTAssertEqual(result.feature("rms.db").count, 100)
         XCTAssertEqual(result.duration, 1, accuracy: 1e-9)
     }
 
