@@ -71,7 +71,7 @@ public struct Converter {
             }
         }
 
-        let audioOutput = pairing.destination.map(AtomicOutput.init)
+        let audioOutput = pairing.destination.map(StagedFile.init)
         defer { audioOutput?.discard() }
         var writer: WAVWriter?
         if case .transcode(_, let sampleFormat) = pairing, let audioOutput {
@@ -87,7 +87,7 @@ public struct Converter {
         let track = preset.mapper().map(analysis)
         let document = try AHAPWriter(options: writerOptions(audioName: pairing.audioName, source: input)).document(for: track)
         let data = AHAPEncoder().encode(document)
-        let ahapOutput = AtomicOutput(ahapURL)
+        let ahapOutput = StagedFile(ahapURL)
         defer { ahapOutput.discard() }
         try ahapOutput.write(data)
 
@@ -147,7 +147,7 @@ public struct Converter {
         } else {
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
                 throw ConversionError(file: directory.path, reason: "cannot create output folder \(directory.path): "
-                                      + AtomicOutput.describe(error), hint: "choose another folder with -o")
+                                      + FileErrorReason.describe(error), hint: "choose another folder with -o")
             }
         }
         guard access(directory.path, W_OK) == 0 else {
@@ -159,7 +159,7 @@ public struct Converter {
     /// Beside the sources, an existing audio file with the paired name may be the user's own
     /// sound (e.g. `boom.wav` next to `boom.ogg`): replace it only when it already holds
     /// exactly what we would write (a previous run's output).
-    private static func refuseToReplaceForeignAudio(_ output: AtomicOutput, besideSource: Bool) throws {
+    private static func refuseToReplaceForeignAudio(_ output: StagedFile, besideSource: Bool) throws {
         guard besideSource, FileManager.default.fileExists(atPath: output.destination.path) else { return }
         if !FileManager.default.contentsEqual(atPath: output.destination.path, andPath: output.temporary.path) {
             throw ConversionError(file: output.destination.path,

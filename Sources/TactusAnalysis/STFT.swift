@@ -166,8 +166,11 @@ public final class STFT {
 
     private func compact() {
         if readPosition > 8 * geometry.windowLength {
-            pending.removeFirst(readPosition)
-            readPosition = 0
+            // With a hop longer than the window, the next frame can start past the samples
+            // that have arrived so far: drop what there is and keep the rest of the offset.
+            let consumed = min(readPosition, pending.count)
+            pending.removeFirst(consumed)
+            readPosition -= consumed
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// One file of a batch, as the gallery lists it.
 public struct GalleryRow: Equatable, Sendable {

@@ -40,7 +40,7 @@ public enum PreviewRenderer {
                                    haptics: outputs.haptics.temporary, sideBySide: outputs.sideBySide?.temporary)
         } catch let error as AudioError {
             let file = error.kind == .writeFailed ? directory : audio?.reader.url
-            throw PreviewError(file: (file ?? ahap).path, reason: error.reason, hint: error.hint)
+            throw FileError(file: (file ?? ahap).path, reason: error.reason, hint: error.hint)
         }
 
         let (summary, timeline) = makeSummary(ahap: ahap, document: document, evaluator: evaluator, audio: audio,
@@ -97,11 +97,11 @@ public enum PreviewRenderer {
     private static func readPattern(_ ahap: URL) throws -> (Data, AHAPDocument) {
         let data: Data
         do { data = try Data(contentsOf: ahap) } catch {
-            throw PreviewError(file: ahap.path, reason: FileManager.default.fileExists(atPath: ahap.path)
+            throw FileError(file: ahap.path, reason: FileManager.default.fileExists(atPath: ahap.path)
                                ? "cannot be read" : "no such file")
         }
         do { return (data, try AHAPDecoder().decode(data)) } catch {
-            throw PreviewError(file: ahap.path, reason: "is not an AHAP file: \(error)",
+            throw FileError(file: ahap.path, reason: "is not an AHAP file: \(error)",
                                hint: "check it with tactus validate")
         }
     }
@@ -109,11 +109,11 @@ public enum PreviewRenderer {
     private static func refuseOverlongPreview(_ evaluator: PatternEvaluator, _ audio: PairedAudio?, ahap: URL) throws {
         let limit = "previews cover at most \(Markup.seconds(maxDuration))"
         guard evaluator.hapticEndTime.isFinite, evaluator.hapticEndTime <= maxDuration else {
-            throw PreviewError(file: ahap.path, reason: "its haptics run past \(Markup.seconds(maxDuration))",
+            throw FileError(file: ahap.path, reason: "its haptics run past \(Markup.seconds(maxDuration))",
                                hint: limit + "; check the events' Time")
         }
         if let audio, audio.offset + audio.reader.format.duration > maxDuration {
-            throw PreviewError(file: audio.reader.url.path, reason: "the sound runs to "
+            throw FileError(file: audio.reader.url.path, reason: "the sound runs to "
                                + Markup.seconds(audio.offset + audio.reader.format.duration), hint: limit)
         }
     }
@@ -167,15 +167,15 @@ private struct Outputs {
     func prepare(protecting protected: Set<String>) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw PreviewError(file: directory.path, reason: "output folder is a file") }
+            guard isDirectory.boolValue else { throw FileError(file: directory.path, reason: "output folder is a file") }
         } else {
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                throw PreviewError(file: directory.path, reason: "cannot create output folder: "
+                throw FileError(file: directory.path, reason: "cannot create output folder: "
                                    + (error as NSError).localizedDescription)
             }
         }
         for file in staged where protected.contains(file.destination.standardizedFileURL.path) {
-            throw PreviewError(file: file.destination.path, reason: "would overwrite an input",
+            throw FileError(file: file.destination.path, reason: "would overwrite an input",
                                hint: "choose another output folder with -o")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// What `tactus batch` wrote for each source: `<OUT_DIR>/.tactus-manifest.json`.
 ///
@@ -59,7 +60,7 @@ public struct BatchManifest: Codable, Equatable, Sendable {
         let url = folder.appendingPathComponent(Self.fileName)
         let data = encoded()
         if let existing = try? Data(contentsOf: url), existing == data { return }
-        let output = AtomicOutput(url)
+        let output = StagedFile(url)
         try output.write(data)
         try output.commit()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 import TactusMapping
 
 /// One source to convert (or to find up to date), with everything decided up front.
@@ -47,7 +48,7 @@ public struct BatchPlan {
         }
         guard options.jobs >= 1 else { throw BatchUsageError(message: "--jobs must be at least 1") }
         do { try FileManager.default.createDirectory(at: outputRoot, withIntermediateDirectories: true) } catch {
-            throw BatchUsageError(message: "\(options.output): cannot create the output folder (\(AtomicOutput.describe(error)))")
+            throw BatchUsageError(message: "\(options.output): cannot create the output folder (\(FileErrorReason.describe(error)))")
         }
 
         discovery = SourceDiscovery(root: inputRoot, displayRoot: options.input, filter: options.filter,

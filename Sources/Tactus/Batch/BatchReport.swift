@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// The `--report` JSON: the run's settings and summary, one entry per file, the problems
 /// and the outputs of deleted sources. Paths are shown as in messages (under the folders as
@@ -66,7 +67,7 @@ public struct BatchReport: Encodable {
 
     /// Writes the report atomically (a temporary file renamed into place).
     public func write(to url: URL) throws {
-        let output = AtomicOutput(url.standardizedFileURL)
+        let output = StagedFile(url.standardizedFileURL)
         try output.write(encoded())
         try output.commit()
     }

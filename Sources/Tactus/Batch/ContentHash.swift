@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an
 /// input is unchanged since the run that produced its outputs.
@@ -36,7 +37,7 @@ public struct ContentHash {
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: chunkSize) } catch {
-                throw ConversionError(file: url.path, reason: "cannot be read: \(AtomicOutput.describe(error))")
+                throw ConversionError(file: url.path, reason: "cannot be read: \(FileErrorReason.describe(error))")
             }
             guard let chunk, !chunk.isEmpty else { break }
             hash.update(chunk)

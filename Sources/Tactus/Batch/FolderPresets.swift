@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 import TactusMapping
 
 /// The preset each folder of a batch's input tree converts with.
@@ -83,7 +84,7 @@ public final class FolderPresets {
             } catch let error as FolderPresetError {
                 result = fail(display(configPath), error.reason, hint: error.hint)
             } catch {
-                result = fail(display(configPath), "cannot be read", hint: AtomicOutput.describe(error))
+                result = fail(display(configPath), "cannot be read", hint: FileErrorReason.describe(error))
             }
         }
         settings[folder] = result

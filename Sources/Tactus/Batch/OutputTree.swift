@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// Housekeeping in a batch's output folder.
 enum OutputTree {
@@ -9,7 +10,7 @@ enum OutputTree {
         var removed = 0
         for folder in folders {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for name in names where name.hasPrefix(".") && name.hasSuffix(AtomicOutput.temporarySuffix) {
+            for name in names where name.hasPrefix(".") && name.hasSuffix(StagedFile.temporarySuffix) {
                 if unlink(folder.appendingPathComponent(name).path) == 0 { removed += 1 }
             }
         }

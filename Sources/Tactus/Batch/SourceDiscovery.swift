@@ -86,7 +86,7 @@ public struct SourceDiscovery {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
             tree.problems.append(ConversionError(file: display(relative), reason: "folder cannot be read",
-                                                 hint: AtomicOutput.describe(error)))
+                                                 hint: FileErrorReason.describe(error)))
             return
         }
         for name in names where !name.hasPrefix(".") && name != FolderPresetFile.fileName {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Why a preview could not be made for one file: names the file and the reason on one line,
-/// in the CLI's `<file>: <what went wrong> (<hint>)` shape.
-public struct PreviewError: Error, Equatable, CustomStringConvertible {
+/// A failure for one file, named with its reason on one line, in the CLI's
+/// `<file>: <what went wrong> (<hint>)` shape. Conversion, batch and preview all report with it.
+public struct FileError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let reason: String
     public let hint: String?
@@ -13,6 +13,7 @@ public struct PreviewError: Error, Equatable, CustomStringConvertible {
         self.hint = hint
     }
 
+    /// `<file>: <what went wrong> (<hint>)`
     public var description: String {
         "\(file): \(reason)" + (hint.map { " (\($0))" } ?? "")
     }
