@@ -7,8 +7,7 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the analysis a designer tunes against.",
         discussion: """
-        Frames (time, RMS dB, centroid, novelty, threshold) and the detected onsets (time,
-        strength, level, intensity, sharpness), as JSON or CSV.
+        Frames (time, RMS dB, centroid, novelty, threshold) and the detected onsets (time, strength, level, intensity, sharpness), as JSON or CSV.
 
         Examples:
           tactus analyze boom.wav

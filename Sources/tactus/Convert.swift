@@ -7,12 +7,7 @@ struct Convert: ParsableCommand {
         abstract: "Convert audio files into harmonized AHAP files.",
         discussion: """
         For each input, writes <stem>.ahap and the audio its AudioCustom event plays:
-        a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus,
-        MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the
-        sound on the device is exactly the sound that was analysed.
-        Without -o, outputs go beside each input; inputs are never modified or replaced.
-        Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole
-        file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
+        a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus, MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the sound on the device is exactly the sound that was analysed. Without -o, outputs go beside each input; inputs are never modified or replaced. Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
 
         Examples:
           tactus convert boom.wav -o out/
@@ -20,24 +15,14 @@ struct Convert: ParsableCommand {
           tactus convert hit.flac --set mapping.intensity.gamma=0.7
         """)
 
-    @Argument(help: "Audio files to convert.")
-    var inputs: [String]
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing).", valueName: "dir"))
-    var output: String?
-
-    @OptionGroup var presetOptions: PresetOptions
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var options: PerFileOptions
 
     func run() throws {
-        let converter = Converter(preset: try presetOptions.resolve())
-        let files = InputFiles(inputs, output: output)
+        let (converter, files) = try options.prepare()
         try files.forEach { url in
             let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
                                                protectedPaths: files.protectedPaths)
-            if !quiet {
+            if !options.quiet {
                 let t = result.track
                 print("\(url.path) → \(result.ahap.path)  (\(t.transients.count) transients, "
                       + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")

@@ -6,9 +6,7 @@ struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, inspect, check and start presets.",
         discussion: """
-        Presets are JSON files (Presets/*.json, or any path) that select the analysis and
-        mapping parts and set their parameters. Values resolve in this order: parameter
-        default → onset method default → preset chain (extends) → --set overrides.
+        Presets are JSON files (Presets/*.json, or any path) that select the analysis and mapping parts and set their parameters. Values resolve in this order: parameter default → onset method default → preset chain (extends) → --set overrides.
 
         Examples:
           tactus presets list

@@ -24,28 +24,17 @@ struct Preview: ParsableCommand {
           tactus preview sfx/*.ogg -o out/ --preset impacts
         """)
 
-    @Argument(help: "Audio files to convert and preview, or .ahap files to preview.")
-    var inputs: [String]
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",
-                                                    valueName: "dir"))
-    var output: String?
-
-    @OptionGroup var presetOptions: PresetOptions
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
+    @OptionGroup var options: PerFileOptions
 
     func run() throws {
-        let converter = Converter(preset: try presetOptions.resolve())
-        let files = InputFiles(inputs, output: output)
+        let (converter, files) = try options.prepare()
         try files.forEach { url in
             let directory = files.directory(for: url)
             let ahap = url.pathExtension.lowercased() == "ahap" ? url
                 : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).ahap
             let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: files.stems[url],
                                                      protectedPaths: files.protectedPaths)
-            if !quiet { print(Self.line(for: url, summary)) }
+            if !options.quiet { print(Self.line(for: url, summary)) }
         }
     }
 

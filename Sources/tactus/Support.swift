@@ -88,3 +88,23 @@ struct InputFiles {
         if failures > 0 { throw ExitCode(1) }
     }
 }
+
+/// The options of a command that converts each input on its own (`convert`, `preview`).
+struct PerFileOptions: ParsableArguments {
+    @Argument(help: "Audio files (for preview, also .ahap files from any tool).")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",
+                                                    valueName: "dir"))
+    var output: String?
+
+    @OptionGroup var presetOptions: PresetOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    /// The converter for the chosen preset and the inputs with their output names.
+    func prepare() throws -> (Converter, InputFiles) {
+        (Converter(preset: try presetOptions.resolve()), InputFiles(inputs, output: output))
+    }
+}

@@ -7,9 +7,7 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check AHAP files against Core Haptics' rules.",
         discussion: """
-        Reports one line per problem with its location. Errors break playback or play
-        something other than what was meant (Core Haptics clamps bad values and ignores
-        unknown keys silently); warnings are suspicious but legal.
+        Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
 
         Examples:
           tactus validate out/boom.ahap
