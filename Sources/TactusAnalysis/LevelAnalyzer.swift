@@ -27,8 +27,8 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     public static let summary = "Spectral centroid of each frame in Hz (brightness)."
     public static let parameters: [ParameterDescriptor] = [
         .number("minHz", 0...2000, default: 20, unit: "Hz", help: "Lowest frequency counted."),
-        .number("maxHz", 1000...48000, default: 16000, unit: "Hz",
-                help: "Highest frequency counted (capped at Nyquist); keeps results independent of the sample rate."),
+        .number("maxHz", 1000...48000, default: 20000, unit: "Hz",
+                help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it."),
     ]
     public static let output = "centroid.hz"
 

@@ -56,7 +56,7 @@ public enum SharpnessSettings: TunablePart {
     public static let parameters: [ParameterDescriptor] = [
         .number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0."),
         .number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1."),
-        .number("smoothingMs", 0...1000, default: 15, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag)."),
-        .number("tolerance", 0.001...0.5, default: 0.05, help: "Largest error of the simplified curve, in sharpness units."),
+        .number("smoothingMs", 0...1000, default: 5, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag)."),
+        .number("tolerance", 0.001...0.5, default: 0.03, help: "Largest error of the simplified curve, in sharpness units."),
     ]
 }
