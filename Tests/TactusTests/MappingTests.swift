@@ -62,9 +62,23 @@ final class MappingTests: XCTestCase {
         }
         XCTAssertEqual(continuous.count, 3)
         XCTAssertTrue(continuous.allSatisfy { ($0.duration ?? 99) <= 30 })
-        let points = document.pattern.reduce(0) { n, e in if case .curve(let c) = e { return n + c.controlPoints.count }; return n }
-        XCTAssertLessThan(Double(points) / 70, 2, "a steady bed needs few points")
         XCTAssertGreaterThan(evaluator.continuousIntensity(at: 35), 0.3)
+
+        // The same bed with a 3 Hz tremolo moves, and must get several times more points.
+        let tremolo = Signals.noise(seconds: 10, sampleRate: sr, amplitude: 0.3).enumerated().map { i, x in
+            x * Float(0.55 + 0.45 * sin(2 * Double.pi * 3 * Double(i) / sr))
+        }
+        let (moving, _, _) = try convert(tremolo, "tremolo.wav", sampleRate: Int(sr))
+        let steadyRate = Double(try Self.controlPoints(result.ahap)) / 70
+        let movingRate = Double(try Self.controlPoints(moving.ahap)) / 10
+        XCTAssertLessThan(steadyRate * 3, movingRate, "fewer points where the sound is steady")
+    }
+
+    static func controlPoints(_ ahap: URL) throws -> Int {
+        try AHAPDecoder().decode(Data(contentsOf: ahap)).pattern.reduce(0) { n, element in
+            if case .curve(let curve) = element { return n + curve.controlPoints.count }
+            return n
+        }
     }
 
     /// Sharpness follows brightness: a low rumble feels duller than a bright hiss, and a quiet
