@@ -18,5 +18,6 @@ case $target in
 esac
 swift build -c release -Xswiftc -sanitize=fuzzer,address >&2
 mkdir -p ".build/corpus/$target" findings
-exec ".build/release/$product" ".build/corpus/$target" "Corpus/$target" -dict=json.dict \
+# The Swift runtime's own crash backtracer would race libFuzzer's handler and ASan.
+SWIFT_BACKTRACE=enable=no exec ".build/release/$product" ".build/corpus/$target" "Corpus/$target" -dict=json.dict \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -artifact_prefix=findings/ -print_final_stats=1 "$@"

@@ -129,11 +129,6 @@ public enum CLIRunner {
             kill(process.processIdentifier, signal)
         }
 
-        /// Standard output written so far.
-        public var stdoutSoFar: String {
-            (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
-        }
-
         public func wait() -> Outcome {
             process.waitUntilExit()
             defer {

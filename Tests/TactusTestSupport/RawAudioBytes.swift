@@ -4,7 +4,8 @@ import Foundation
 /// extra chunks, float samples that are not numbers, tags and non-audio data. Tests
 /// generate these instead of committing binaries, so each case says what it contains.
 public enum RawAudioBytes {
-    /// A RIFF chunk: 4-character id, little-endian size, body, pad byte when the size is odd.
+    /// A RIFF chunk: 4-character id, little-endian size (the body's, unless a header is to
+    /// lie), body, pad byte when the body's size is odd.
     public static func chunk(_ id: String, _ body: Data, declaredSize: UInt32? = nil) -> Data {
         var out = Data(id.utf8)
         out += le32(declaredSize ?? UInt32(body.count))
@@ -34,10 +35,8 @@ public enum RawAudioBytes {
             let blockAlign = channels &* (bitsPerSample / 8)
             var fmt = le16(formatTag) + le16(channels) + le32(sampleRate)
             fmt += le32(sampleRate &* UInt32(blockAlign)) + le16(blockAlign) + le16(bitsPerSample)
-            var dataChunk = Data("data".utf8) + le32(declaredDataSize ?? UInt32(data.count)) + data
-            if data.count % 2 == 1 { dataChunk.append(0) }
-            let body = Data("WAVE".utf8) + chunk("fmt ", fmt) + chunksBeforeData.reduce(Data(), +) + dataChunk
-                + chunksAfterData.reduce(Data(), +)
+            let body = Data("WAVE".utf8) + chunk("fmt ", fmt) + chunksBeforeData.reduce(Data(), +)
+                + chunk("data", data, declaredSize: declaredDataSize) + chunksAfterData.reduce(Data(), +)
             return Data("RIFF".utf8) + le32(UInt32(body.count)) + body
         }
     }
