@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Tactus
 import TactusAHAP
+import TactusAudio
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,8 +31,11 @@ struct Validate: ParsableCommand {
         var failed = false
         for path in files {
             let url = URL(fileURLWithPath: path)
-            guard let data = try? Data(contentsOf: url) else {
-                report("\(path): cannot be read")
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                let exists = FileManager.default.fileExists(atPath: url.path)
+                report(FileError(file: path, reason: exists ? "cannot be read: \(FileErrorReason.describe(error))" : "no such file",
+                                 hint: exists ? nil : "check the path"))
                 failed = true
                 continue
             }
