@@ -20,7 +20,7 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
-        .target(name: "TactusAHAP"),
+        .target(name: "TactusAHAP", exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile"]),
         // STFT on FFTW, analyzers, peak picking.

@@ -99,7 +99,7 @@ final class DecodingTests: XCTestCase {
 
     func testRefusalsNameTheReason() throws {
         let empty = dir.appendingPathComponent("empty.wav")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         let text = dir.appendingPathComponent("notes.wav")
         try Data("just some text, not audio".utf8).write(to: text)
         let folder = dir.appendingPathComponent("x.wav")
