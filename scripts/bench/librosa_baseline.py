@@ -6,14 +6,16 @@ called the plain way (every call computes its own frames, as a user's script wou
 process is warm: librosa is imported and the pipeline run once on the warm-up file (numba's
 JIT, caches) before the clock starts, so only the per-file work is counted.
 
---geometry tactus   native sample rate, Tactus's frames: 20 ms window, 5 ms hop, FFT size
-                    the next power of two (the same work Tactus does; the ratio baseline).
+--geometry tactus   native sample rate, Tactus's frames: --window-ms and --hop-ms as in the
+                    preset, FFT size the next power of two (the same work Tactus does; the
+                    ratio baseline).
 --geometry default  librosa's defaults: resample to 22,050 Hz, 2048-point FFT, 512 hop.
 
 Prints one line of JSON: files, cpu_seconds (getrusage of this process, user+sys, all
 threads), wall_seconds, warmup_cpu_seconds (import + first run) and onsets found.
 
-Usage: librosa_baseline.py [--geometry tactus|default] [--warmup FILE] FILE...
+Usage: librosa_baseline.py [--geometry tactus --window-ms 20 --hop-ms 10 | --geometry default]
+                           [--warmup FILE] FILE...
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def tactus_frames(rate: float, window_ms: float = 20, hop_ms: float = 5) -> dict:
+def tactus_frames(rate: float, window_ms: float, hop_ms: float) -> dict:
     """Window, hop and FFT size exactly as Tactus's FrameGeometry derives them."""
     window = max(16, int(round(window_ms * rate / 1000)))
     hop = max(1, int(round(hop_ms * rate / 1000)))
@@ -39,7 +41,7 @@ def tactus_frames(rate: float, window_ms: float = 20, hop_ms: float = 5) -> dict
     return {"window": window, "hop": hop, "n_fft": n_fft}
 
 
-def features(librosa, path: str, geometry: str) -> int:
+def features(librosa, path: str, geometry: str, window_ms: float, hop_ms: float) -> int:
     """Runs the user's pipeline on one file; returns the number of onsets."""
     if geometry == "default":
         y, sr = librosa.load(path)
@@ -48,7 +50,7 @@ def features(librosa, path: str, geometry: str) -> int:
         librosa.feature.spectral_centroid(y=y, sr=sr)
         return len(onsets)
     y, sr = librosa.load(path, sr=None)
-    f = tactus_frames(sr)
+    f = tactus_frames(sr, window_ms, hop_ms)
     novelty = librosa.onset.onset_strength(y=y, sr=sr, hop_length=f["hop"], n_fft=f["n_fft"], win_length=f["window"])
     onsets = librosa.onset.onset_detect(onset_envelope=novelty, sr=sr, hop_length=f["hop"])
     librosa.feature.rms(y=y, frame_length=f["window"], hop_length=f["hop"])
@@ -59,16 +61,23 @@ def features(librosa, path: str, geometry: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--geometry", choices=["tactus", "default"], default="tactus")
+    parser.add_argument("--window-ms", type=float, help="Tactus's analysis window (with --geometry tactus)")
+    parser.add_argument("--hop-ms", type=float, help="Tactus's hop (with --geometry tactus)")
     parser.add_argument("--warmup", help="file to run once before timing (default: the first input)")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
+    if args.geometry == "tactus" and not (args.window_ms and args.hop_ms):
+        parser.error("--geometry tactus needs --window-ms and --hop-ms")
 
     import librosa
 
-    features(librosa, args.warmup or args.files[0], args.geometry)
+    def run(path: str) -> int:
+        return features(librosa, path, args.geometry, args.window_ms, args.hop_ms)
+
+    run(args.warmup or args.files[0])
     warmup = cpu_seconds()
     wall_start = time.perf_counter()
-    onsets = sum(features(librosa, path, args.geometry) for path in args.files)
+    onsets = sum(run(path) for path in args.files)
     wall = time.perf_counter() - wall_start
     print(json.dumps({"files": len(args.files), "cpu_seconds": round(cpu_seconds() - warmup, 4),
                       "wall_seconds": round(wall, 4), "warmup_cpu_seconds": round(warmup, 4),

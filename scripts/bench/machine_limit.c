@@ -14,7 +14,7 @@
  * process, user+sys) and a checksum that keeps the compiler from dropping the work.
  *
  * Build: gcc -O2 machine_limit.c $(pkg-config --cflags --libs sndfile fftw3f) -lm
- * Usage: machine_limit [--decode-only] [--window-ms 20] [--hop-ms 5] FILE...
+ * Usage: machine_limit (--decode-only | --window-ms 20 --hop-ms 10) FILE...
  */
 #include <fftw3.h>
 #include <math.h>
@@ -104,7 +104,7 @@ static void stft_finish(Stft *s) {
 
 int main(int argc, char **argv) {
     int decode_only = 0;
-    double window_ms = 20, hop_ms = 5;
+    double window_ms = 0, hop_ms = 0;
     long files = 0, samples = 0;
     int first = 1;
     for (; first < argc && strncmp(argv[first], "--", 2) == 0; first++) {
@@ -112,6 +112,10 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[first], "--window-ms") == 0 && first + 1 < argc) window_ms = atof(argv[++first]);
         else if (strcmp(argv[first], "--hop-ms") == 0 && first + 1 < argc) hop_ms = atof(argv[++first]);
         else { fprintf(stderr, "machine_limit: unknown option %s\n", argv[first]); return 64; }
+    }
+    if (!decode_only && (window_ms <= 0 || hop_ms <= 0)) {
+        fprintf(stderr, "machine_limit: give --window-ms and --hop-ms (Tactus's frames) or --decode-only\n");
+        return 64;
     }
     for (int f = first; f < argc; f++) {
         SF_INFO info = {0};
