@@ -86,10 +86,9 @@ public struct Converter {
 
         let track = preset.mapper().map(analysis)
         let document = try AHAPWriter(options: writerOptions(audioName: pairing.audioName, source: input)).document(for: track)
-        let data = AHAPEncoder().encode(document)
         let ahapOutput = StagedFile(ahapURL)
         defer { ahapOutput.discard() }
-        try ahapOutput.write(data)
+        let ahapBytes = try ahapOutput.write { try AHAPEncoder().write(document, to: $0) }
 
         // Audio first, then the AHAP: an AHAP on disk never names audio that is not there.
         if let audioOutput {
@@ -99,7 +98,7 @@ public struct Converter {
         }
         try ahapOutput.commit()
         return ConversionResult(source: input, ahap: ahapURL, audio: pairing.playedURL(in: outputDirectory, source: input),
-                                format: reader.format, track: track, ahapBytes: data.count)
+                                format: reader.format, track: track, ahapBytes: ahapBytes)
     }
 
     /// Streams the file through the analysis (and the paired-audio writer, if any).

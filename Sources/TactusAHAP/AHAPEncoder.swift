@@ -47,7 +47,9 @@ public struct AHAPEncoder: Sendable {
         return text
     }
 
-    private func write(_ document: AHAPDocument, to emit: (String) -> Void) {
+    /// The document as consecutive pieces of JSON text, for writing straight to a file
+    /// without holding the whole text.
+    public func write(_ document: AHAPDocument, to emit: (String) throws -> Void) rethrows {
         var out = "{\n"
         // Apple's examples write `1.0`; keep that look for the version.
         var version = Self.number(document.version, decimals: Self.valueDecimals)
@@ -59,14 +61,14 @@ public struct AHAPEncoder: Sendable {
             out += entries.joined(separator: ",\n") + "\n  },\n"
         }
         if document.pattern.isEmpty {
-            emit(out + "  \"Pattern\": []\n}\n")
+            try emit(out + "  \"Pattern\": []\n}\n")
             return
         }
-        emit(out + "  \"Pattern\": [\n")
+        try emit(out + "  \"Pattern\": [\n")
         for (index, element) in document.pattern.enumerated() {
-            emit((index == 0 ? "" : ",\n") + Self.element(element))
+            try emit((index == 0 ? "" : ",\n") + Self.element(element))
         }
-        emit("\n  ]\n}\n")
+        try emit("\n  ]\n}\n")
     }
 
     // MARK: - Elements

@@ -20,13 +20,18 @@ struct DCBlocker {
     }
 
     mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        var x1 = previousInput, y1 = previousOutput
         for i in input.indices {
-            var y = input[i] - previousInput + pole * previousOutput
-            // The tail of a decay would otherwise sink into slow denormal arithmetic.
-            if y < 1e-20 && y > -1e-20 { y = 0 }
-            previousInput = input[i]
-            previousOutput = y
+            let y = input[i] - x1 + pole * y1
+            x1 = input[i]
+            y1 = y
             output[i] = y
         }
+        // After a sound, silence makes the state decay towards denormals, whose arithmetic
+        // is slow; a block is far too short to get there, so flushing once per block is enough
+        // and keeps the per-sample loop free of branches.
+        if y1 < 1e-20 && y1 > -1e-20 { y1 = 0 }
+        previousInput = x1
+        previousOutput = y1
     }
 }

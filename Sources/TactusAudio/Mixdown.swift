@@ -8,6 +8,10 @@ public enum Mixdown {
             for i in 0..<frames { mono[i] = finite(interleaved[i]) }
             return
         }
+        if channels == 2 {  // the common case, without the inner loop
+            for i in 0..<frames { mono[i] = (finite(interleaved[2 * i]) + finite(interleaved[2 * i + 1])) * 0.5 }
+            return
+        }
         let scale = 1 / Float(channels)
         for i in 0..<frames {
             var sum: Float = 0

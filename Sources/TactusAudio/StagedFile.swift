@@ -29,6 +29,36 @@ public struct StagedFile {
         try write(Data(text.utf8))
     }
 
+    /// Writes text as `produce` hands it over, in 64 KB blocks, so a large output is never
+    /// held whole in memory. Returns the number of bytes written.
+    @discardableResult
+    public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
+        var written = 0
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: temporary.path) else {
+                throw FileError(file: temporary.path, reason: "cannot be created")
+            }
+            defer { try? handle.close() }
+            var buffer = Data()
+            try produce { piece in
+                buffer.append(contentsOf: piece.utf8)
+                if buffer.count >= 1 << 16 {
+                    try handle.write(contentsOf: buffer)
+                    written += buffer.count
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try handle.write(contentsOf: buffer)
+            written += buffer.count
+            try handle.synchronize()
+        } catch {
+            discard()
+            throw failure((error as? FileError)?.reason ?? FileErrorReason.describe(error))
+        }
+        return written
+    }
+
     /// Moves the temporary file over the destination.
     public func commit() throws {
         if rename(temporary.path, destination.path) != 0 {

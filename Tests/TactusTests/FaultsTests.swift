@@ -135,7 +135,9 @@ final class FaultsTests: RobustnessTestCase {
         let outcome = running.wait()
         XCTAssertFalse(outcome.signaled, "\(outcome)")
         XCTAssertEqual(outcome.status, 128 + SIGINT, "\(outcome)")
-        XCTAssertTrue(outcome.stderr.contains("interrupted again"), "the second signal was handled: \(outcome)")
+        XCTAssertTrue(outcome.stderr.contains("stopping after the files in progress"), "the first signal was handled: \(outcome)")
+        // Whether the second signal lands while a file is still in progress depends on the
+        // machine's speed; either way only complete outputs may remain.
         try assertOnlyCompleteOutputs(of: inputs)
     }
 }
