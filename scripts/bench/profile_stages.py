@@ -12,7 +12,8 @@ Tactus code that made it):
     analyzers            any other TactusAnalysis code (onset methods, peak picking,
                          attack locator, level, centroid, the analysis session)
     mapping              TactusMapping code except preset loading
-    write AHAP           TactusAHAP (writer, encoder), Tactus.AtomicOutput
+    write AHAP           TactusAHAP (writer, encoder), TactusAudio.StagedFile (staging and
+                         renaming the outputs)
     paired audio         TactusAudio.WAVWriter / FileCopy, sf_write*
     batch bookkeeping    anything called from batch's source discovery (which probes every
                          file), content hashing, manifest and report
@@ -20,7 +21,8 @@ Tactus code that made it):
                          file-system checks, scheduling
 
 Samples whose stack did not unwind into Tactus code are charged by the library they stopped
-in (FFTW → STFT, libsndfile and codecs → decode). The profile adds overhead, so its shares
+in (FFTW → STFT, libsndfile and codecs → decode). The rules go by type name: when "other"
+grows past a few per cent, a type was probably renamed or added; map it here. The profile adds overhead, so its shares
 are applied to CPU times measured without it.
 
 Usage: profile_stages.py [--data FILE] -- COMMAND...   (prints the stage table and hot spots)
@@ -43,7 +45,7 @@ STAGES = [
     ("STFT", re.compile(r"TactusAnalysis\.(STFT|RealFFT)\b|^fftwf_")),
     ("analyzers", re.compile(r"TactusAnalysis\.")),
     ("mapping", re.compile(r"TactusMapping\.(?!Preset|ResolvedPreset|JSON)")),
-    ("write AHAP", re.compile(r"TactusAHAP\.|Tactus\.AtomicOutput")),
+    ("write AHAP", re.compile(r"TactusAHAP\.|TactusAudio\.StagedFile")),
     ("paired audio", re.compile(r"TactusAudio\.(WAVWriter|FileCopy)|^sf_write")),
 ]
 OTHER = "other"
@@ -56,6 +58,7 @@ SPECIALIZATION = re.compile(r"^(generic |function signature )?specialization <[^
 
 
 def record(command: list[str], data: Path, frequency: int = 250) -> None:
+    data.unlink(missing_ok=True)  # else perf keeps the previous profile as <data>.old
     subprocess.run(["perf", "record", "-q", "-F", str(frequency), "--call-graph", "dwarf,8192",
                     "-o", str(data), "--", *command], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

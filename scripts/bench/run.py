@@ -51,6 +51,7 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus) -> report.R
     m["per-file"] = bench.tactus("tactus per file", [tactus.convert([f], out) for f in files], len(clips))
     wav44 = results.wav44_clips()
     m["wav44"] = bench.tactus("tactus 44.1 kHz WAV", [tactus.convert(corpus.paths(wav44), out)], len(wav44))
+    m["limit-wav44"] = bench.limit("limit 44.1 kHz WAV", wav44, decode_only=False)
     for fmt, entries in results.formats().items():
         m[f"tactus-{fmt}"] = bench.tactus(f"tactus {fmt}", [tactus.convert(corpus.paths(entries), out)], len(entries))
         m[f"limit-{fmt}"] = bench.limit(f"limit {fmt}", entries, decode_only=False)
