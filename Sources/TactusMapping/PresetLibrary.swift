@@ -15,7 +15,8 @@ public struct PresetLibrary {
 
     /// The default search path: `$TACTUS_PRESETS` (colon-separated), `./Presets`, then a
     /// `Presets` folder beside or above the running executable (the repository layout) or in
-    /// `share/tactus/Presets` of its install prefix.
+    /// `share/tactus/Presets` of its install prefix; when none of them holds presets, the
+    /// copies compiled into the tool.
     public static func standard(executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? "."))
         -> PresetLibrary {
         var dirs: [URL] = []
@@ -29,9 +30,32 @@ public struct PresetLibrary {
             dirs.append(dir.appendingPathComponent("share/tactus/Presets", isDirectory: true))
             dir = dir.deletingLastPathComponent()
         }
-        return PresetLibrary(directories: dirs.filter {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("default.json").path)
-        })
+        let found = dirs.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("default.json").path) }
+        return PresetLibrary(directories: found.isEmpty ? [builtInFolder()].compactMap { $0 } : found)
+    }
+
+    /// The compiled-in copies of the shipped presets, written once into a folder of their own
+    /// (named by the tool version and content, so it is never stale), for a binary that
+    /// runs without the repository's Presets/ folder.
+    public static func builtInFolder() -> URL? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (name, json) in BuiltInPresets.files {
+            for byte in (name + json).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tactus-presets-" + String(hash, radix: 16), isDirectory: true)
+        let complete = folder.appendingPathComponent(".complete")
+        if FileManager.default.fileExists(atPath: complete.path) { return folder }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, json) in BuiltInPresets.files {
+                try Data((json + "\n").utf8).write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
+            }
+            try Data().write(to: complete)
+            return folder
+        } catch {
+            return nil
+        }
     }
 
     /// Names of the presets found, each once (earlier directories win), sorted.

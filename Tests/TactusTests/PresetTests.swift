@@ -172,3 +172,19 @@ enum SchemaCheck {
         return found
     }
 }
+
+/// The presets compiled into the binary are the shipped ones, and a binary run away from the
+/// repository finds them.
+final class BuiltInPresetTests: XCTestCase {
+    func testCompiledInPresetsMatchPresetsFolder() throws {
+        let folder = Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets")
+        let builtIn = try XCTUnwrap(PresetLibrary.builtInFolder())
+        let shipped = PresetLibrary(directories: [folder]).names()
+        XCTAssertEqual(PresetLibrary(directories: [builtIn]).names(), shipped)
+        for name in shipped {
+            XCTAssertEqual(try String(contentsOf: builtIn.appendingPathComponent(name + ".json"), encoding: .utf8),
+                           try String(contentsOf: folder.appendingPathComponent(name + ".json"), encoding: .utf8),
+                           "\(name): regenerate with python3 scripts/embed_presets.py")
+        }
+    }
+}
