@@ -52,14 +52,14 @@ public struct AnalysisReport {
         }
         return """
         {
-          "file": \(Self.quote(file)),
-          "container": \(Self.quote(format.container)),
-          "encoding": \(Self.quote(format.encoding)),
+          "file": \(JSONText.quote(file)),
+          "container": \(JSONText.quote(format.container)),
+          "encoding": \(JSONText.quote(format.encoding)),
           "sampleRate": \(Self.number(format.sampleRate, 0)),
           "channels": \(format.channels),
           "durationSeconds": \(Self.number(analysis.duration, 6)),
-          "preset": \(Self.quote(presetName)),
-          "onsetMethod": \(Self.quote(onsetMethod)),
+          "preset": \(JSONText.quote(presetName)),
+          "onsetMethod": \(JSONText.quote(onsetMethod)),
           "hopSeconds": \(Self.number(analysis.hopSeconds, 6)),
           "onsets": [
         \(onsets.joined(separator: ",\n"))
@@ -100,6 +100,4 @@ public struct AnalysisReport {
     static func number(_ value: Double, _ digits: Int) -> String {
         value.isFinite ? JSONText.fixed(value, digits: digits) : "null"
     }
-
-    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

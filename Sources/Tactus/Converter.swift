@@ -97,7 +97,7 @@ public struct Converter {
             try audioOutput.commit()
         }
         try ahapOutput.commit()
-        return ConversionResult(source: input, ahap: ahapURL, audio: pairing.playedURL(in: outputDirectory, source: input),
+        return ConversionResult(source: input, ahap: ahapURL, audio: pairing.playedURL(in: outputDirectory),
                                 format: reader.format, track: track, ahapBytes: ahapBytes)
     }
 
@@ -211,7 +211,7 @@ enum AudioPairing {
         }
     }
 
-    func playedURL(in directory: URL, source: URL) -> URL? {
+    func playedURL(in directory: URL) -> URL? {
         audioName.map { directory.appendingPathComponent($0) }
     }
 }

@@ -32,6 +32,16 @@ public struct AHAPDocument: Equatable, Sendable {
     }
 }
 
+extension AHAPDocument {
+    /// Control points of every `ParameterCurve` in the pattern (the compactness measure).
+    public var controlPointCount: Int {
+        pattern.reduce(0) { count, element in
+            if case .curve(let curve) = element { return count + curve.controlPoints.count }
+            return count
+        }
+    }
+}
+
 /// One element of `Pattern`: each holds exactly one of `Event`, `Parameter`, `ParameterCurve`.
 public enum AHAPElement: Equatable, Sendable {
     case event(AHAPEvent)

@@ -35,13 +35,10 @@ public struct PresetLibrary {
     }
 
     /// The compiled-in copies of the shipped presets, written once into a folder of their own
-    /// (named by the tool version and content, so it is never stale), for a binary that
-    /// runs without the repository's Presets/ folder.
+    /// (named by a hash of their content, so it is never stale), for a binary that runs
+    /// without the repository's Presets/ folder.
     public static func builtInFolder() -> URL? {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (name, json) in BuiltInPresets.files {
-            for byte in (name + json).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
+        let hash = fnv1a64(BuiltInPresets.files.map { $0.name + $0.json }.joined())
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("tactus-presets-" + String(hash, radix: 16), isDirectory: true)
         let complete = folder.appendingPathComponent(".complete")

@@ -8,23 +8,23 @@ public enum PresetPrinter {
     public static func json(_ preset: ResolvedPreset, name: String, description: String,
                             extends: String? = nil) -> String {
         var lines = ["{", "  \"$schema\": \"preset.schema.json\",", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
-                     "  \"name\": \(quote(name)),", "  \"description\": \(quote(description)),"]
-        if let extends { lines.append("  \"extends\": \(quote(extends)),") }
+                     "  \"name\": \(JSONText.quote(name)),", "  \"description\": \(JSONText.quote(description)),"]
+        if let extends { lines.append("  \"extends\": \(JSONText.quote(extends)),") }
         var groups: [(String, [String])] = []  // (top-level key, rendered body lines)
         for section in PresetSections.all {
             let set = preset.parameters(section.path)
             var entries: [String] = []
             if section.path == PresetSections.onset {
-                entries.append("\"\(PresetSections.methodKey)\": \(quote(preset.onsetMethod.id))")
+                entries.append("\"\(PresetSections.methodKey)\": \(JSONText.quote(preset.onsetMethod.id))")
             }
             for d in section.descriptors(preset.onsetMethod) {
-                entries.append("\(quote(d.name)): \(set.values[d.name]!)")
+                entries.append("\(JSONText.quote(d.name)): \(set.values[d.name]!)")
             }
             let parts = section.path.split(separator: ".").map(String.init)
             if parts.count == 1 {
                 groups.append((parts[0], render(entries, indent: 4)))
             } else {
-                let body = ["\(quote(parts[1])): {"] + render(entries, indent: 2) + ["}"]
+                let body = ["\(JSONText.quote(parts[1])): {"] + render(entries, indent: 2) + ["}"]
                 if let last = groups.last, last.0 == parts[0] {
                     groups[groups.count - 1].1[groups[groups.count - 1].1.count - 1] += ","
                     groups[groups.count - 1].1 += body.map { "    " + $0 }
@@ -34,7 +34,7 @@ public enum PresetPrinter {
             }
         }
         for (i, group) in groups.enumerated() {
-            lines.append("  \(quote(group.0)): {")
+            lines.append("  \(JSONText.quote(group.0)): {")
             lines += group.1
             lines.append("  }" + (i == groups.count - 1 ? "" : ","))
         }
@@ -61,6 +61,4 @@ public enum PresetPrinter {
             String(repeating: " ", count: indent) + e + (i == entries.count - 1 ? "" : ",")
         }
     }
-
-    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

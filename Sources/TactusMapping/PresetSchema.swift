@@ -1,3 +1,4 @@
+import TactusAHAP
 import TactusAnalysis
 
 /// Generates the JSON Schema of preset files from the parts' parameter descriptors, so
@@ -10,19 +11,19 @@ import TactusAnalysis
 public enum PresetSchema {
     public static func json() -> String {
         var root: [(String, String)] = [
-            ("$schema", quote("https://json-schema.org/draft/2020-12/schema")),
-            ("$id", quote("preset.schema.json")),
-            ("title", quote("Tactus preset")),
-            ("description", quote("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
-            ("type", quote("object")),
+            ("$schema", JSONText.quote("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", JSONText.quote("preset.schema.json")),
+            ("title", JSONText.quote("Tactus preset")),
+            ("description", JSONText.quote("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
+            ("type", JSONText.quote("object")),
             ("additionalProperties", "false"),
         ]
         var properties: [(String, String)] = [
-            ("$schema", object([("type", quote("string"))])),
-            ("schemaVersion", object([("const", "\(PresetFile.schemaVersion)"), ("description", quote("Version of this format."))])),
-            ("name", object([("type", quote("string")), ("description", quote("Name shown by `tactus presets list`."))])),
-            ("description", object([("type", quote("string")), ("description", quote("What the preset is for, one line."))])),
-            ("extends", object([("type", quote("string")), ("description", quote("Parent preset: a name from the preset folders, or a path relative to this file."))])),
+            ("$schema", object([("type", JSONText.quote("string"))])),
+            ("schemaVersion", object([("const", "\(PresetFile.schemaVersion)"), ("description", JSONText.quote("Version of this format."))])),
+            ("name", object([("type", JSONText.quote("string")), ("description", JSONText.quote("Name shown by `tactus presets list`."))])),
+            ("description", object([("type", JSONText.quote("string")), ("description", JSONText.quote("What the preset is for, one line."))])),
+            ("extends", object([("type", JSONText.quote("string")), ("description", JSONText.quote("Parent preset: a name from the preset folders, or a path relative to this file."))])),
         ]
         var groups: [String: [(String, String)]] = [:]
         var order: [String] = []
@@ -37,10 +38,10 @@ public enum PresetSchema {
             }
         }
         for group in order {
-            properties.append((group, object([("type", quote("object")), ("additionalProperties", "false"),
+            properties.append((group, object([("type", JSONText.quote("object")), ("additionalProperties", "false"),
                                               ("properties", object(groups[group]!))])))
         }
-        root.append(("required", "[\(quote("schemaVersion"))]"))
+        root.append(("required", "[\(JSONText.quote("schemaVersion"))]"))
         root.append(("properties", object(properties)))
         return render(object(root)) + "\n"
     }
@@ -48,8 +49,8 @@ public enum PresetSchema {
     private static func sectionSchema(_ section: PresetSections.Section) -> String {
         var properties: [(String, String)] = []
         if section.path == PresetSections.onset {
-            let ids = OnsetMethods.all.map { quote($0.id) }.joined(separator: ", ")
-            properties.append((PresetSections.methodKey, object([("enum", "[\(ids)]"), ("description", quote("Onset detection method."))])))
+            let ids = OnsetMethods.all.map { JSONText.quote($0.id) }.joined(separator: ", ")
+            properties.append((PresetSections.methodKey, object([("enum", "[\(ids)]"), ("description", JSONText.quote("Onset detection method."))])))
             var seen = Set<String>()
             for method in OnsetMethods.all {
                 for d in method.parameters where seen.insert(d.name).inserted {
@@ -59,7 +60,7 @@ public enum PresetSchema {
         } else {
             for d in section.descriptors(SuperFlux.self) { properties.append((d.name, parameterSchema(d))) }
         }
-        return object([("type", quote("object")), ("description", quote(section.summary)),
+        return object([("type", JSONText.quote("object")), ("description", JSONText.quote(section.summary)),
                        ("additionalProperties", "false"), ("properties", object(properties))])
     }
 
@@ -67,28 +68,27 @@ public enum PresetSchema {
         var fields: [(String, String)] = []
         switch d.kind {
         case .number(let r):
-            fields += [("type", quote("number")), ("minimum", ParameterValue.format(r.lowerBound)),
+            fields += [("type", JSONText.quote("number")), ("minimum", ParameterValue.format(r.lowerBound)),
                        ("maximum", ParameterValue.format(r.upperBound))]
         case .integer(let r):
-            fields += [("type", quote("integer")), ("minimum", ParameterValue.format(r.lowerBound)),
+            fields += [("type", JSONText.quote("integer")), ("minimum", ParameterValue.format(r.lowerBound)),
                        ("maximum", ParameterValue.format(r.upperBound))]
         case .flag:
-            fields.append(("type", quote("boolean")))
+            fields.append(("type", JSONText.quote("boolean")))
         case .choice(let options):
-            fields.append(("enum", "[" + options.map(quote).joined(separator: ", ") + "]"))
+            fields.append(("enum", "[" + options.map(JSONText.quote).joined(separator: ", ") + "]"))
         }
         fields.append(("default", "\(d.defaultValue)"))
         let unit = d.unit.isEmpty ? "" : " Unit: \(d.unit)."
-        fields.append(("description", quote(d.help + unit)))
+        fields.append(("description", JSONText.quote(d.help + unit)))
         return object(fields)
     }
 
     // A tiny deterministic JSON builder: objects keep the order given.
     private static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        "{" + fields.map { "\(JSONText.quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
-    static func quote(_ s: String) -> String { PresetPrinter.quote(s) }
 
     /// Pretty-prints compact JSON made by `object` (2-space indent, one member per line).
     private static func render(_ compact: String) -> String {

@@ -30,10 +30,13 @@ public struct ResolvedPreset {
             file.values.flatMap { section, values in values.map { "\(section).\($0.key)=\($0.value.plainText)" } }
         }.sorted()
 
-        // The onset method first: it decides which onset parameters exist.
+        // The onset method first: it decides which onset parameters exist. Onset parameters
+        // belong to a method: those set before the file that last switched to another method
+        // were meant for the old one and do not carry over.
         var methodId = SuperFlux.id
         var methodSource = "default"
-        for file in files {
+        var firstOnsetFile = 0
+        for (index, file) in files.enumerated() {
             if let value = file.values[PresetSections.onset]?[PresetSections.methodKey] {
                 guard case .choice(let id) = value, OnsetMethods.named(id) != nil else {
                     let ids = OnsetMethods.all.map { $0.id }
@@ -41,22 +44,13 @@ public struct ResolvedPreset {
                                       "onset.method = \(value) is not a known onset method (one of \(ids.joined(separator: ", ")))"
                                           + PresetFile.suggestion("\(value)".trimmingCharacters(in: ["\""]), ids))
                 }
+                if id != methodId { firstOnsetFile = index }
                 methodId = id
                 methodSource = file.displayName
             }
         }
         let method = OnsetMethods.named(methodId)!
         onsetMethod = method
-        // Onset parameters belong to a method: those set before the file that last switched
-        // to another method were meant for the old one and do not carry over.
-        var firstOnsetFile = 0
-        var effective = ParameterValue.choice(SuperFlux.id)
-        for (index, file) in files.enumerated() {
-            if let own = file.values[PresetSections.onset]?[PresetSections.methodKey], own != effective {
-                effective = own
-                firstOnsetFile = index
-            }
-        }
 
         var sections: [String: ParameterSet] = [:]
         var origins: [String: String] = ["onset.method": methodSource]
@@ -123,12 +117,7 @@ public struct ResolvedPreset {
 
     /// A short, stable fingerprint of the resolved values (FNV-1a 64, hex).
     public var hash: String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonicalLines.joined(separator: "\n").utf8 {
-            h ^= UInt64(byte)
-            h = h &* 0x100_0000_01b3
-        }
-        return String(format: "%016llx", h)
+        String(format: "%016llx", fnv1a64(canonicalLines.joined(separator: "\n")))
     }
 }
 

@@ -76,7 +76,7 @@ public enum PreviewRenderer {
             hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
             originalAudio: audio?.reader.url, presetName: document.metadata.last { $0.key == "Preset" }?.value,
             duration: duration, transientCount: evaluator.transients.count,
-            continuousSeconds: timeline.continuousSeconds, controlPointCount: controlPointCount(document),
+            continuousSeconds: timeline.continuousSeconds, controlPointCount: document.controlPointCount,
             warnings: warnings)
         return (summary, timeline)
     }
@@ -115,13 +115,6 @@ public enum PreviewRenderer {
         if let audio, audio.offset + audio.reader.format.duration > maxDuration {
             throw FileError(file: audio.reader.url.path, reason: "the sound runs to "
                                + Markup.seconds(audio.offset + audio.reader.format.duration), hint: limit)
-        }
-    }
-
-    private static func controlPointCount(_ document: AHAPDocument) -> Int {
-        document.pattern.reduce(0) { count, element in
-            if case .curve(let curve) = element { return count + curve.controlPoints.count }
-            return count
         }
     }
 

@@ -47,10 +47,6 @@ public struct Fidelity {
             let k = Int(transient.time / hop)
             if k < felt.count { felt[k] = max(felt[k], transient.effectiveIntensity) }
         }
-        let points = document.pattern.reduce(0) { count, element in
-            if case .curve(let curve) = element { return count + curve.controlPoints.count }
-            return count
-        }
         let scaled = evaluator.transients.filter { t in
             abs(t.effectiveIntensity - t.eventIntensity) > 0.01
                 || PatternEvaluator.SharpnessReading.allCases.contains { abs(t.effectiveSharpness($0) - t.eventSharpness) > 0.01 }
@@ -60,7 +56,7 @@ public struct Fidelity {
                         playedCorrelation: Statistics.pearson(felt, reference.loudness),
                         sharpnessCorrelation: Statistics.spearman(sharpness, centroid),
                         sharpnessPairs: Array(zip(sharpness, centroid)),
-                        controlPointsPerSecond: Double(points) / seconds, bytesPerSecond: Double(ahap.count) / seconds,
+                        controlPointsPerSecond: Double(document.controlPointCount) / seconds, bytesPerSecond: Double(ahap.count) / seconds,
                         scaledTransients: scaled, validatorErrors: validation.errorCount,
                         validatorWarnings: validation.warningCount,
                         harmonyWarnings: HarmonyCheck.check(document, audio: reference).count)
