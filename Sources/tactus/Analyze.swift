@@ -5,6 +5,7 @@ import TactusAnalysis
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Print the analysis a designer tunes against.",
         discussion: """
         Frames (time, RMS dB, centroid, novelty, threshold) and the detected onsets (time, strength, level, intensity, sharpness), as JSON or CSV.

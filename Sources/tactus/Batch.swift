@@ -9,6 +9,7 @@ import Darwin
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "batch",
         abstract: "Convert every audio file in a folder tree, in parallel and incrementally.",
         discussion: """
         Finds every file libsndfile can read under IN_DIR (judged by content; other files are skipped, as are names starting with "."), mirrors the folders in OUT_DIR and writes <stem>.ahap plus its paired audio for each, as `tactus convert` does. Same-stem sources such as hit.wav and hit.ogg keep their whole name: hit.wav.ahap, hit.ogg.ahap.

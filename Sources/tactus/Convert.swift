@@ -4,6 +4,7 @@ import Tactus
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert audio files into harmonized AHAP files.",
         discussion: """
         For each input, writes <stem>.ahap and the audio its AudioCustom event plays:

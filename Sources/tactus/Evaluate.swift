@@ -4,6 +4,7 @@ import Tactus
 
 struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "evaluate",
         abstract: "Score a preset on annotated sounds (transient timing and envelope fidelity).",
         discussion: """
         Finds every <name>.json annotation (with "file" and "onsets") under DIR, converts its audio with the preset, and prints precision/recall/F-measure of the transients at ±25/±50 ms per condition, timing errors, and how well the evaluated continuous intensity and sharpness follow the audio's loudness and brightness.

@@ -4,6 +4,7 @@ import TactusMapping
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "presets",
         abstract: "List, inspect, check and start presets.",
         discussion: """
         Presets are JSON files (Presets/*.json, or any path) that select the analysis and mapping parts and set their parameters. Values resolve in this order: parameter default → onset method default → preset chain (extends) → --set overrides.
@@ -18,7 +19,7 @@ struct Presets: ParsableCommand {
         subcommands: [List.self, Show.self, Validate.self, Init.self, Schema.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Name and one-line description of each preset found.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Name and one-line description of each preset found.")
 
         func run() throws {
             let library = PresetLibrary.standard()
@@ -33,6 +34,7 @@ struct Presets: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a preset fully resolved, with where each value came from.")
 
         @Argument(help: "Preset name or path.")
@@ -51,7 +53,7 @@ struct Presets: ParsableCommand {
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check preset files; exit 1 if any is invalid.")
+        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check preset files; exit 1 if any is invalid.")
 
         @Argument(help: "Preset files.")
         var files: [String]
@@ -73,6 +75,7 @@ struct Presets: ParsableCommand {
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Print a complete preset with every parameter, ready to edit.")
 
         @Option(help: "Start from this preset's resolved values.")
@@ -90,6 +93,7 @@ struct Presets: ParsableCommand {
 
     struct Schema: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "schema",
             abstract: "Print the JSON Schema of preset files, generated from the parts' parameters.")
 
         func run() throws {

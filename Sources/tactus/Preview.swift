@@ -5,6 +5,7 @@ import TactusPreview
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Hear and see haptics without an iPhone: a sonification, a plot and a page.",
         discussion: """
         For each input writes, into the output folder:
