@@ -43,8 +43,6 @@ public final class RealFFT {
         fftwf_execute(plan)
     }
 
-    /// Real part of bin `k` after `execute()`.
-    @inline(__always) public func real(_ k: Int) -> Float { output[k].0 }
-    /// Imaginary part of bin `k` after `execute()`.
-    @inline(__always) public func imag(_ k: Int) -> Float { output[k].1 }
+    /// The spectrum after `execute()` as `binCount` (real, imaginary) pairs, unscaled.
+    public var spectrum: UnsafePointer<Float> { UnsafeRawPointer(output).assumingMemoryBound(to: Float.self) }
 }

@@ -23,13 +23,23 @@ public final class SpectralFrame {
     let imagStorage: UnsafeMutableBufferPointer<Float>
     let powerStorage: UnsafeMutableBufferPointer<Float>
 
+    /// The FFT's interleaved (real, imaginary) output for this frame, unscaled; split into
+    /// `real`/`imag` only when a phase-aware method asks, since most never do.
+    var spectrum: UnsafePointer<Float>?
+
     /// The frame's samples before windowing (`windowLength` values).
     public var samples: UnsafeBufferPointer<Float> { UnsafeBufferPointer(samplesStorage) }
     /// Magnitude spectrum of the windowed frame, scaled so a full-scale sine peaks near 0.5.
     public var magnitude: UnsafeBufferPointer<Float> { UnsafeBufferPointer(magnitudeStorage) }
     /// Complex spectrum (same scale), for phase-aware methods.
-    public var real: UnsafeBufferPointer<Float> { UnsafeBufferPointer(realStorage) }
-    public var imag: UnsafeBufferPointer<Float> { UnsafeBufferPointer(imagStorage) }
+    public var real: UnsafeBufferPointer<Float> {
+        splitSpectrum()
+        return UnsafeBufferPointer(realStorage)
+    }
+    public var imag: UnsafeBufferPointer<Float> {
+        splitSpectrum()
+        return UnsafeBufferPointer(imagStorage)
+    }
     /// Squared magnitudes (power spectrum), for energy sums without square roots.
     public var power: UnsafeBufferPointer<Float> { UnsafeBufferPointer(powerStorage) }
 
@@ -46,11 +56,29 @@ public final class SpectralFrame {
         magnitudeStorage = zeros(binCount)
         realStorage = zeros(binCount)
         imagStorage = zeros(binCount)
-        powerStorage = zeros(binCount)
+        // Zeros past the last bin, never written: the filterbank reads whole groups of four.
+        powerStorage = UnsafeMutableBufferPointer(rebasing: zeros(binCount + Self.powerPadding)[0..<binCount])
     }
 
     deinit {
         for buffer in [samplesStorage, magnitudeStorage, realStorage, imagStorage, powerStorage] { buffer.deallocate() }
+    }
+
+    /// Zero floats allocated after `power`'s last bin, so sums over groups of four may run
+    /// past it.
+    static let powerPadding = 4
+
+    /// Scale applied to the FFT output, so a full-scale sine peaks near 0.5 whatever the
+    /// window length (the window is normalised to sum to 2).
+    static let spectrumScale: Float = 0.5
+
+    private func splitSpectrum() {
+        guard let source = spectrum else { return }
+        for k in realStorage.indices {
+            realStorage[k] = source[2 * k] * Self.spectrumScale
+            imagStorage[k] = source[2 * k + 1] * Self.spectrumScale
+        }
+        spectrum = nil
     }
 }
 
@@ -138,30 +166,18 @@ public final class STFT {
         frame.index = nextIndex
         frame.time = Double(nextIndex * geometry.hop) / geometry.sampleRate
         let input = fft.input
-        let samples = frame.samplesStorage
+        let samples = frame.samplesStorage.baseAddress!
         pending.withUnsafeBufferPointer { source in
-            samples.baseAddress!.update(from: source.baseAddress! + start, count: n)
+            samples.update(from: source.baseAddress! + start, count: n)
         }
-        window.withUnsafeBufferPointer { w in
-            for i in 0..<n { input[i] = samples[i] * w[i] }
-        }
-        frame.levelDb = decibels(power: Self.sumOfSquares(UnsafeBufferPointer(samples)) / Float(n))
-        for i in n..<geometry.fftSize { input[i] = 0 }
+        window.withUnsafeBufferPointer { multiply(samples, $0.baseAddress!, into: input, count: n) }
+        frame.levelDb = decibels(power: dot(samples, samples, count: n) / Float(n))
+        (input + n).update(repeating: 0, count: geometry.fftSize - n)
         fft.execute()
-        let real = frame.realStorage, imag = frame.imagStorage
-        let magnitude = frame.magnitudeStorage, power = frame.powerStorage
-        let scale: Float = 0.5
-        for k in 0..<fft.binCount {
-            let re = fft.real(k) * scale, im = fft.imag(k) * scale
-            real[k] = re
-            imag[k] = im
-            power[k] = re * re + im * im
-        }
-        for k in 0..<fft.binCount { magnitude[k] = power[k].squareRoot() }
-    }
-
-    static func sumOfSquares(_ x: UnsafeBufferPointer<Float>) -> Float {
-        dot(x.baseAddress!, x.baseAddress!, count: x.count)
+        frame.spectrum = fft.spectrum
+        power(ofInterleaved: fft.spectrum, scale: SpectralFrame.spectrumScale,
+              into: frame.powerStorage.baseAddress!, count: fft.binCount)
+        squareRoot(ofNonNegative: frame.powerStorage.baseAddress!, into: frame.magnitudeStorage.baseAddress!, count: fft.binCount)
     }
 
     private func compact() {

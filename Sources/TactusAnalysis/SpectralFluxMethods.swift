@@ -43,8 +43,10 @@ public struct SuperFlux: OnsetMethod {
     private let bands: LogFilterbank
     private let width: Int
     private let lag: Int
-    /// The last `lag` frames' band levels, a ring: `history[next]` is the oldest.
-    private var history: [[Float]] = []
+    /// The last `lag` frames' band levels, already maximum-filtered across bands, in one
+    /// flat ring of `lag` rows: row `next` is the oldest, the reference for this frame.
+    private var references: [Float] = []
+    private var stored = 0
     private var next = 0
     private var current: [Float] = []
 
@@ -59,23 +61,49 @@ public struct SuperFlux: OnsetMethod {
         bands.levels(of: frame, floorDb: floorDb, into: &current)
         let n = current.count
         guard n > 0 else { return 0 }
-        if history.count < lag {
-            history.append(current)
-            return 0
-        }
+        if references.isEmpty { references = Array(repeating: 0, count: lag * n) }
         var rise: Float = 0
+        let (width, row) = (width, next * n)
         current.withUnsafeBufferPointer { now in
-            history[next].withUnsafeBufferPointer { reference in
-                for k in 0..<n {
-                    var m = reference[k]
-                    for j in max(0, k - width)...min(n - 1, k + width) { m = max(m, reference[j]) }
-                    rise += max(0, now[k] - m)
-                }
+            references.withUnsafeMutableBufferPointer { ring in
+                let reference = ring.baseAddress! + row
+                if stored == lag { rise = risingSum(now.baseAddress!, over: reference, count: n) }
+                // The current frame, max-filtered, replaces the oldest, which is no longer needed.
+                maxFilter(now.baseAddress!, halfWidth: width, into: reference, count: n)
             }
         }
-        // The current frame replaces the oldest, which is no longer needed.
-        swap(&history[next], &current)
+        stored = min(stored + 1, lag)
         next = (next + 1) % lag
         return rise / Float(n)
+    }
+}
+
+/// Σ max(0, a[k] − b[k]) in eight fixed lanes (vectorised, and the same sum on every run).
+@inline(__always) func risingSum(_ a: UnsafePointer<Float>, over b: UnsafePointer<Float>, count: Int) -> Float {
+    var lanes = SIMD8<Float>(repeating: 0)
+    var k = 0
+    while k + 8 <= count {
+        let d = UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self)
+            - UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self)
+        lanes += d.replacing(with: 0, where: d .< 0)
+        k += 8
+    }
+    var total = lanes.sum()
+    while k < count {
+        total += max(0, a[k] - b[k])
+        k += 1
+    }
+    return total
+}
+
+/// `out[k]` = the largest of `x[k − halfWidth ... k + halfWidth]` (clipped to the array), in
+/// one pass per neighbour distance so every pass is a plain vectorisable loop.
+@inline(__always) func maxFilter(_ x: UnsafePointer<Float>, halfWidth: Int, into out: UnsafeMutablePointer<Float>,
+                                 count: Int) {
+    out.update(from: x, count: count)
+    guard halfWidth > 0 else { return }
+    for distance in 1...halfWidth where distance < count {
+        for k in distance..<count { out[k] = max(out[k], x[k - distance]) }
+        for k in 0..<(count - distance) { out[k] = max(out[k], x[k + distance]) }
     }
 }

@@ -18,3 +18,57 @@
     }
     return total
 }
+
+/// Dot product of a length that is a multiple of four, in four fixed lanes.
+@inline(__always) func dotInFours(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+    var lanes = SIMD4<Float>(repeating: 0)
+    var i = 0
+    while i < count {
+        lanes += UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
+            * UnsafeRawPointer(b + i).loadUnaligned(as: SIMD4<Float>.self)
+        i += 4
+    }
+    return lanes.sum()
+}
+
+/// `out[i] = a[i] * b[i]`, eight at a time.
+@inline(__always) func multiply(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                into out: UnsafeMutablePointer<Float>, count: Int) {
+    var i = 0
+    while i + 8 <= count {
+        let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
+        let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(out + i).storeBytes(of: x * y, as: SIMD8<Float>.self)
+        i += 8
+    }
+    while i < count {
+        out[i] = a[i] * b[i]
+        i += 1
+    }
+}
+
+/// Power of `count` complex values stored as (real, imaginary) pairs, each part scaled by
+/// `scale` first: `(re·s)² + (im·s)²`, four values per step.
+@inline(__always) func power(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
+                             into out: UnsafeMutablePointer<Float>, count: Int) {
+    var k = 0
+    while k + 4 <= count {
+        let v = UnsafeRawPointer(complex + 2 * k).loadUnaligned(as: SIMD8<Float>.self) * scale
+        let squares = v * v
+        UnsafeMutableRawPointer(out + k).storeBytes(of: squares.evenHalf + squares.oddHalf, as: SIMD4<Float>.self)
+        k += 4
+    }
+    while k < count {
+        let re = complex[2 * k] * scale, im = complex[2 * k + 1] * scale
+        out[k] = re * re + im * im
+        k += 1
+    }
+}
+
+/// `out[i] = √x[i]` for values that are never negative (powers). The explicit clamp lets
+/// the compiler vectorise: a plain `squareRoot()` keeps a scalar libm fallback per element
+/// for the negative case, which cost more than the rest of the frame's bin arithmetic.
+@inline(__always) func squareRoot(ofNonNegative x: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
+                                  count: Int) {
+    for i in 0..<count { out[i] = (x[i] >= 0 ? x[i] : 0).squareRoot() }
+}
