@@ -96,13 +96,10 @@ public final class AnalysisSession {
         sampleCount += samples.count
         var start = 0
         while start < samples.count {
-            let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk)])
-            filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
-            filtered.withUnsafeBufferPointer { buffer in
-                let piece = UnsafeBufferPointer(rebasing: buffer[0..<raw.count])
-                onsets.append(samples: piece)
-                stft.push(piece, analyse)
-            }
+            // The blocker may add up to three samples held from the previous piece.
+            let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk - 3)])
+            let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
+            analyseFiltered(count)
             start += raw.count
         }
     }
@@ -112,12 +109,22 @@ public final class AnalysisSession {
     }
 
     public func finish() -> AnalysisResult {
+        analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) })
         stft.finish(analyse)
         let detected = onsets.finish()
         var features: [String: [Float]] = [:]
         for analyzer in analyzers { features.merge(analyzer.outputs) { $1 } }
         return AnalysisResult(sampleRate: geometry.sampleRate, sampleCount: sampleCount,
                               hopSeconds: geometry.hopSeconds, features: features, onsets: detected)
+    }
+
+    /// Hands the first `count` samples of `filtered` to the onset history and the STFT.
+    private func analyseFiltered(_ count: Int) {
+        filtered.withUnsafeBufferPointer { buffer in
+            let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            onsets.append(samples: piece)
+            stft.push(piece, analyse)
+        }
     }
 
     private func analyse(_ frame: SpectralFrame) {
