@@ -106,23 +106,40 @@ public struct Converter {
         let channels = reader.format.channels
         let session = AnalysisSession(sampleRate: reader.format.sampleRate,
                                       configuration: preset.analysisConfiguration())
-        var interleaved = [Float](repeating: 0, count: Self.blockFrames * channels)
-        var mono = [Float](repeating: 0, count: Self.blockFrames)
-        while true {
-            let frames = try interleaved.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-            if frames == 0 { break }
-            try interleaved.withUnsafeBufferPointer { block in
-                try writer?.write(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
-                mono.withUnsafeMutableBufferPointer { m in
-                    Mixdown.mono(block, frames: frames, channels: channels, into: m)
-                }
-            }
-            mono.withUnsafeBufferPointer { session.push(UnsafeBufferPointer(rebasing: $0[0..<frames])) }
+        if writer == nil && reader.isSixteenBit {
+            try Self.pump(Int16.self, channels: channels, into: session, read: reader.read(into:),
+                          mix: { Mixdown.mono($0, frames: $1, channels: channels, into: $2) }, write: { _ in })
+        } else {
+            try Self.pump(Float.self, channels: channels, into: session, read: reader.read(into:),
+                          mix: { Mixdown.mono($0, frames: $1, channels: channels, into: $2) },
+                          write: { try writer?.write($0) })
         }
         guard session.sampleCount > 0 else {
             throw AudioError(.empty, "holds no decodable audio frames")
         }
         return session.finish()
+    }
+
+    /// Reads blocks of interleaved `Sample`s until the end, hands each to `write` and its mono
+    /// mix to `session`. Files that pair unchanged and hold 16-bit PCM are read as integers,
+    /// which libsndfile only copies; the rest as floats, which the paired WAV writer takes.
+    private static func pump<Sample: Numeric>(
+        _: Sample.Type, channels: Int, into session: AnalysisSession,
+        read: (UnsafeMutableBufferPointer<Sample>) throws -> Int,
+        mix: (UnsafeBufferPointer<Sample>, Int, UnsafeMutableBufferPointer<Float>) -> Void,
+        write: (UnsafeBufferPointer<Sample>) throws -> Void
+    ) throws {
+        var interleaved = [Sample](repeating: 0, count: blockFrames * channels)
+        var mono = [Float](repeating: 0, count: blockFrames)
+        while true {
+            let frames = try interleaved.withUnsafeMutableBufferPointer { try read($0) }
+            if frames == 0 { break }
+            try interleaved.withUnsafeBufferPointer { block in
+                try write(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
+                mono.withUnsafeMutableBufferPointer { mix(block, frames, $0) }
+            }
+            mono.withUnsafeBufferPointer { session.push(UnsafeBufferPointer(rebasing: $0[0..<frames])) }
+        }
     }
 
     private func writerOptions(audioName: String?, source: URL) -> AHAPWriter.Options {

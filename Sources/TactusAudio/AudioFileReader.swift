@@ -89,8 +89,20 @@ public final class AudioFileReader {
 
     /// Reads up to `buffer.count / channels` interleaved frames; returns frames read (0 at the end).
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        let wanted = buffer.count / format.channels
-        let got = Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
+        try checked(wanted: buffer.count / format.channels) { sf_readf_float(handle, buffer.baseAddress, $0) }
+    }
+
+    /// Whether `read(into:)` with 16-bit integers loses nothing: the file holds 16-bit PCM.
+    public var isSixteenBit: Bool { format.encoding == "PCM_16" }
+
+    /// Reads 16-bit integer frames, as stored in a 16-bit file: libsndfile then only copies,
+    /// where float reads convert every sample (a tenth of converting a long 16-bit WAV).
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws -> Int {
+        try checked(wanted: buffer.count / format.channels) { sf_readf_short(handle, buffer.baseAddress, $0) }
+    }
+
+    private func checked(wanted: Int, _ read: (sf_count_t) -> sf_count_t) throws -> Int {
+        let got = Int(read(sf_count_t(wanted)))
         if got < wanted {
             let code = sf_error(handle)
             if code != 0 {

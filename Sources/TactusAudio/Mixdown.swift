@@ -22,4 +22,30 @@ public enum Mixdown {
     }
 
     @inline(__always) static func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
+
+    /// The same mix from 16-bit samples, scaled as libsndfile scales them to float
+    /// (÷ 32768): the channels are summed as integers, so the result is bit for bit what
+    /// the float mix gives, without a conversion pass in the decoder.
+    public static func mono(_ interleaved: UnsafeBufferPointer<Int16>, frames: Int, channels: Int,
+                            into mono: UnsafeMutableBufferPointer<Float>) {
+        precondition(mono.count >= frames && interleaved.count >= frames * channels)
+        let unit: Float = 1 / 32768
+        if channels == 1 {
+            for i in 0..<frames { mono[i] = Float(interleaved[i]) * unit }
+            return
+        }
+        if channels == 2 {
+            for i in 0..<frames {
+                mono[i] = Float(Int32(interleaved[2 * i]) + Int32(interleaved[2 * i + 1])) * (unit * 0.5)
+            }
+            return
+        }
+        let scale = 1 / Float(channels)
+        for i in 0..<frames {
+            var sum: Int32 = 0
+            let base = i * channels
+            for c in 0..<channels { sum += Int32(interleaved[base + c]) }
+            mono[i] = Float(sum) * unit * scale
+        }
+    }
 }
