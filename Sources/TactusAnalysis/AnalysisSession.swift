@@ -67,8 +67,9 @@ public struct AnalysisResult {
 public final class AnalysisSession {
     public let geometry: FrameGeometry
     private let stft: STFT
+    private let level = LevelAnalyzer()
+    private let centroid: CentroidAnalyzer
     private let onsets: OnsetDetector
-    private let analyzers: [FrameAnalyzer]
     private var dcBlocker: DCBlocker
     /// The current chunk with its DC removed.
     private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
@@ -84,7 +85,7 @@ public final class AnalysisSession {
             picker: PeakPicker(parameters: configuration.peaks, geometry: geometry),
             locator: AttackLocator(parameters: configuration.attack, geometry: geometry),
             geometry: geometry)
-        analyzers = [LevelAnalyzer(), CentroidAnalyzer(parameters: configuration.centroid), onsets]
+        centroid = CentroidAnalyzer(parameters: configuration.centroid)
         dcBlocker = DCBlocker(sampleRate: sampleRate)
     }
 
@@ -113,7 +114,7 @@ public final class AnalysisSession {
         stft.finish(analyse)
         let detected = onsets.finish()
         var features: [String: [Float]] = [:]
-        for analyzer in analyzers { features.merge(analyzer.outputs) { $1 } }
+        for analyzer in [level, centroid, onsets] as [FrameAnalyzer] { features.merge(analyzer.outputs) { $1 } }
         return AnalysisResult(sampleRate: geometry.sampleRate, sampleCount: sampleCount,
                               hopSeconds: geometry.hopSeconds, features: features, onsets: detected)
     }
@@ -127,7 +128,11 @@ public final class AnalysisSession {
         }
     }
 
+    /// Called directly rather than through a list of `FrameAnalyzer`s: the list cost a
+    /// retain and release per analyzer and frame.
     private func analyse(_ frame: SpectralFrame) {
-        for analyzer in analyzers { analyzer.process(frame) }
+        level.process(frame)
+        centroid.process(frame)
+        onsets.process(frame)
     }
 }

@@ -170,8 +170,8 @@ public final class STFT {
         pending.withUnsafeBufferPointer { source in
             samples.update(from: source.baseAddress! + start, count: n)
         }
-        window.withUnsafeBufferPointer { multiply(samples, $0.baseAddress!, into: input, count: n) }
-        frame.levelDb = decibels(power: dot(samples, samples, count: n) / Float(n))
+        let energy = window.withUnsafeBufferPointer { multiply(samples, $0.baseAddress!, into: input, count: n) }
+        frame.levelDb = decibels(power: energy / Float(n))
         (input + n).update(repeating: 0, count: geometry.fftSize - n)
         fft.execute()
         frame.spectrum = fft.spectrum

@@ -31,20 +31,26 @@
     return lanes.sum()
 }
 
-/// `out[i] = a[i] * b[i]`, eight at a time.
+/// `out[i] = a[i] * b[i]`, eight at a time; returns Σ a[i]² from the same pass (the frame's
+/// energy before windowing), in eight fixed lanes like `dot`.
 @inline(__always) func multiply(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                                into out: UnsafeMutablePointer<Float>, count: Int) {
+                                into out: UnsafeMutablePointer<Float>, count: Int) -> Float {
+    var energy = SIMD8<Float>(repeating: 0)
     var i = 0
     while i + 8 <= count {
         let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
         let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
         UnsafeMutableRawPointer(out + i).storeBytes(of: x * y, as: SIMD8<Float>.self)
+        energy += x * x
         i += 8
     }
+    var total = energy.sum()
     while i < count {
         out[i] = a[i] * b[i]
+        total += a[i] * a[i]
         i += 1
     }
+    return total
 }
 
 /// Power of `count` complex values stored as (real, imaginary) pairs, each part scaled by
