@@ -32,7 +32,7 @@ let package = Package(
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusAHAP", "TactusAudio"]),
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusPreview",
+            "Tactus", "TactusAudio", "TactusPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

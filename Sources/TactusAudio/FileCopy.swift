@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 public enum FileCopy {
-    /// Copies `source` to `destination` and flushes it to disk, never holding the whole file
-    /// in memory. The source is opened read-only.
+    /// Copies `source` to `destination`, never holding the whole file in memory. The source
+    /// is opened read-only. (Copies are staged; `StagedFile.flushCommitted()` syncs them.)
     ///
     /// On Linux the kernel copies (`sendfile`): the bytes go from page cache to page cache
     /// once instead of through a user-space buffer and back, which halved the copy's share of
@@ -20,7 +20,7 @@ public enum FileCopy {
                              hint: FileErrorReason.writeHint)
         }
         defer { close(output) }
-        guard copyContents(from: input, to: output, chunkSize: chunkSize), fsync(output) == 0 else {
+        guard copyContents(from: input, to: output, chunkSize: chunkSize) else {
             throw AudioError(.writeFailed, "cannot copy the audio: \(String(cString: strerror(errno)))",
                              hint: FileErrorReason.writeHint)
         }

@@ -4,6 +4,11 @@ import Foundation
 /// place only when complete (atomic on one filesystem), so a failed or interrupted run
 /// never leaves a half-written file under a real name. Conversions, batch manifests and
 /// reports, and previews all write through it.
+///
+/// Durability against power loss is one step at the end of a run, not one per file:
+/// `flushCommitted()` syncs every file committed so far and the folders that hold them.
+/// Syncing each file as it was written cost a journal commit per file, about 1.7 ms of CPU
+/// (a fifth of converting a short 44.1 kHz clip) and, on a spinning disk, a seek per file.
 public struct StagedFile {
     /// Ends every temporary's name, so leftovers of a killed run can be recognised.
     public static let temporarySuffix = ".tactus-tmp"
@@ -51,7 +56,6 @@ public struct StagedFile {
             }
             try handle.write(contentsOf: buffer)
             written += buffer.count
-            try handle.synchronize()
         } catch {
             discard()
             throw failure((error as? FileError)?.reason ?? FileErrorReason.describe(error))
@@ -66,6 +70,24 @@ public struct StagedFile {
             discard()
             throw failure(reason)
         }
+        Self.committed.record(destination.path)
+    }
+
+    private static let committed = CommittedPaths()
+
+    /// Syncs every file committed since the last call, then each folder holding one (so
+    /// the renames last too), and forgets them. Returns one error per path that failed.
+    public static func flushCommitted() -> [FileError] {
+        let files = committed.take()
+        let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted()
+        return (files + folders).compactMap { path in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }  // removed since (a stem changed): nothing to keep
+            defer { close(descriptor) }
+            guard fsync(descriptor) != 0 else { return nil }
+            return FileError(file: path, reason: "could not be flushed to disk: \(String(cString: strerror(errno)))",
+                             hint: FileErrorReason.writeHint)
+        }
     }
 
     public func discard() {
@@ -75,5 +97,25 @@ public struct StagedFile {
     private func failure(_ reason: String) -> FileError {
         FileError(file: destination.path, reason: "cannot write \(destination.lastPathComponent): \(reason)",
                   hint: FileErrorReason.writeHint)
+    }
+}
+
+/// The paths committed by any thread, in commit order without repeats.
+private final class CommittedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+    private var seen: Set<String> = []
+
+    func record(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if seen.insert(path).inserted { paths.append(path) }
+    }
+
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { paths = []; seen = [] }
+        return paths
     }
 }

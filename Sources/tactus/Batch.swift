@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusAudio
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -111,6 +112,10 @@ struct Batch: ParsableCommand {
                 report(error)
                 failed = true
             }
+        }
+        for problem in StagedFile.flushCommitted() {  // the gallery and the report
+            report(problem)
+            failed = true
         }
         if let signal = interrupts.received {
             report("interrupted; " + result.summary)

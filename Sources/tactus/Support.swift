@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusAudio
 import TactusMapping
 
 enum TactusCLIVersion {
@@ -76,7 +77,8 @@ struct InputFiles {
         outputDirectory ?? url.deletingLastPathComponent()
     }
 
-    /// Runs `body` for each input, reporting failures as one line each; exit 1 if any failed.
+    /// Runs `body` for each input, reporting failures as one line each, then flushes what was
+    /// written to disk; exit 1 if anything failed.
     func forEach(_ body: (URL) throws -> Void) throws {
         var failures = 0
         for url in urls {
@@ -84,6 +86,10 @@ struct InputFiles {
                 report(error)
                 failures += 1
             }
+        }
+        for problem in StagedFile.flushCommitted() {
+            report(problem)
+            failures += 1
         }
         if failures > 0 { throw ExitCode(1) }
     }

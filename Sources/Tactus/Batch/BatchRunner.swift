@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {
@@ -163,6 +164,8 @@ public final class BatchRunner {
         OutputTree.remove(Set(dropped).subtracting(owned).sorted().filter {
             !plan.protectedPaths.contains(plan.outputRoot.appendingPathComponent($0).standardizedFileURL.path)
         }, under: plan.outputRoot)
+        // The outputs reach the disk before the manifest that records them as done.
+        result.problems += StagedFile.flushCommitted()
         do { try manifest.save(in: plan.outputRoot) } catch {
             let cause = ConversionError(file: plan.outputRoot, error)
             result.problems.append(ConversionError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
