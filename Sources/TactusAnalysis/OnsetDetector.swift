@@ -26,17 +26,10 @@ public final class OnsetDetector: FrameAnalyzer {
     /// Largest number of samples `append(samples:)` takes at once.
     public static let maxChunk = 1024
 
-    private var method: any OnsetMethod
-    private let picker: PeakPicker
-    private let locator: AttackLocator
-    private let geometry: FrameGeometry
-    private var history: SampleHistory
-    private var novelty: [Float] = []
-    private var thresholds: [Float] = []
-    private var median: MovingMedian
-    private var levels: [Float] = []
-    private var judged = 0
-    private var candidates: [DetectedOnset] = []
+    /// Everything that changes as frames arrive, in one value: the class's stored
+    /// properties are checked for exclusive access at run time on every use, a dozen checks
+    /// per frame; a struct's are checked when compiled, so this costs one per call.
+    private var state: State
 
     /// Silence the methods see before the first frame. A method compares each frame with
     /// earlier ones and has none at the start, so without it a sound that begins at sample
@@ -49,53 +42,85 @@ public final class OnsetDetector: FrameAnalyzer {
         let silence = SpectralFrame(windowLength: geometry.windowLength, binCount: geometry.fftSize / 2 + 1,
                                     sampleRate: geometry.sampleRate, fftSize: geometry.fftSize)
         for _ in 0...Int((Self.leadInSeconds / geometry.hopSeconds).rounded(.up)) { _ = method.novelty(of: silence) }
-        self.method = method
-        self.picker = picker
-        median = picker.medianWindow()
-        self.locator = locator
-        self.geometry = geometry
-        history = SampleHistory(capacity: locator.reach + (picker.lookahead + 4) * geometry.hop
-                                    + geometry.windowLength + Self.maxChunk)
+        state = State(method: method, picker: picker, locator: locator, geometry: geometry,
+                      history: SampleHistory(capacity: locator.reach + (picker.lookahead + 4) * geometry.hop
+                                                 + geometry.windowLength + Self.maxChunk),
+                      median: picker.medianWindow())
     }
 
     /// Feeds the raw mono samples (at most `maxChunk` at a time); call before pushing the
     /// same samples through the STFT.
     public func append(samples: UnsafeBufferPointer<Float>) {
         precondition(samples.count <= Self.maxChunk)
-        history.append(samples)
+        state.history.append(samples)
     }
 
     public func process(_ frame: SpectralFrame) {
-        novelty.append(method.novelty(of: frame))
-        levels.append(frame.levelDb)
-        while judged + picker.lookahead < novelty.count { judge(judged) }
+        state.process(frame)
     }
 
     /// Judges the frames left at the end of the signal and applies the file-level gates.
     public func finish() -> [DetectedOnset] {
-        while judged < novelty.count { judge(judged) }
-        let loudest = levels.max() ?? -120
-        return candidates.filter {
-            picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
-        }
+        state.finish()
     }
 
     public var outputs: [String: [Float]] {
-        [Self.noveltyOutput: novelty, Self.thresholdOutput: thresholds]
-    }
-
-    private func judge(_ m: Int) {
-        judged += 1
-        thresholds.append(median.median(at: m, of: novelty) + picker.delta)
-        guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels) else { return }
-        let previous = candidates.last
-        let notBefore = previous.map { $0.sample + 1 } ?? 0
-        let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
-        let time = Double(attack.sample) / geometry.sampleRate
-        if let previous, time - previous.time < picker.minInterval { return }
-        let level = levels[m...min(levels.count - 1, m + 2)].max()!
-        candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
-                                        threshold: thresholds[m], levelDb: level,
-                                        peakDb: decibels(amplitude: attack.peak)))
+        [Self.noveltyOutput: state.novelty, Self.thresholdOutput: state.thresholds]
     }
 }
+
+extension OnsetDetector {
+    private struct State {
+        var method: any OnsetMethod
+        let picker: PeakPicker
+        let locator: AttackLocator
+        let geometry: FrameGeometry
+        var history: SampleHistory
+        var median: MovingMedian
+        var novelty: [Float] = []
+        var thresholds: [Float] = []
+        var levels: [Float] = []
+        var judged = 0
+        var candidates: [DetectedOnset] = []
+
+        init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry,
+             history: SampleHistory, median: MovingMedian) {
+            self.method = method
+            self.picker = picker
+            self.locator = locator
+            self.geometry = geometry
+            self.history = history
+            self.median = median
+        }
+
+        mutating func process(_ frame: SpectralFrame) {
+            novelty.append(method.novelty(of: frame))
+            levels.append(frame.levelDb)
+            while judged + picker.lookahead < novelty.count { judge(judged) }
+        }
+
+        mutating func finish() -> [DetectedOnset] {
+            while judged < novelty.count { judge(judged) }
+            let loudest = levels.max() ?? -120
+            return candidates.filter {
+                picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
+            }
+        }
+
+        private mutating func judge(_ m: Int) {
+            judged += 1
+            thresholds.append(median.median(at: m, of: novelty) + picker.delta)
+            guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels) else { return }
+            let previous = candidates.last
+            let notBefore = previous.map { $0.sample + 1 } ?? 0
+            let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
+            let time = Double(attack.sample) / geometry.sampleRate
+            if let previous, time - previous.time < picker.minInterval { return }
+            let level = levels[m...min(levels.count - 1, m + 2)].max()!
+            candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
+                                            threshold: thresholds[m], levelDb: level,
+                                            peakDb: decibels(amplitude: attack.peak)))
+        }
+    }
+}
+
