@@ -16,6 +16,26 @@ public struct LogFilterbank {
 
     public var count: Int { first.count }
 
+    private struct Key: Hashable {
+        var sampleRate: Double, fftSize: Int, minHz: Double, maxHz: Double, bandsPerOctave: Double
+    }
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [Key: LogFilterbank] = [:]
+
+    /// The filterbank for these settings, built once per process: building one cost a third
+    /// of a millisecond, once per file, and a batch meets only a few sample rates.
+    public static func shared(geometry: FrameGeometry, minHz: Double, maxHz: Double,
+                              bandsPerOctave: Double) -> LogFilterbank {
+        let key = Key(sampleRate: geometry.sampleRate, fftSize: geometry.fftSize, minHz: minHz, maxHz: maxHz,
+                      bandsPerOctave: bandsPerOctave)
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let bank = cache[key] { return bank }
+        let bank = LogFilterbank(geometry: geometry, minHz: minHz, maxHz: maxHz, bandsPerOctave: bandsPerOctave)
+        cache[key] = bank
+        return bank
+    }
+
     public init(geometry: FrameGeometry, minHz: Double, maxHz: Double, bandsPerOctave: Double) {
         let binHz = geometry.sampleRate / Double(geometry.fftSize)
         let binCount = geometry.fftSize / 2 + 1

@@ -66,7 +66,7 @@ enum LogSpectrum {
     ]
 
     static func filterbank(_ parameters: ParameterSet, _ geometry: FrameGeometry) -> LogFilterbank {
-        LogFilterbank(geometry: geometry, minHz: parameters.number("minHz"), maxHz: parameters.number("maxHz"),
-                      bandsPerOctave: parameters.number("bandsPerOctave"))
+        LogFilterbank.shared(geometry: geometry, minHz: parameters.number("minHz"), maxHz: parameters.number("maxHz"),
+                             bandsPerOctave: parameters.number("bandsPerOctave"))
     }
 }

@@ -4,9 +4,11 @@ import Foundation
 /// A forward real-to-complex FFT of one size on FFTW single precision.
 ///
 /// Plans are made with `FFTW_ESTIMATE`, so the same input always gives the same output
-/// (measured planning would pick different algorithms run to run). FFTW's planner is not
-/// thread-safe, so planning goes through one lock; executing a plan is thread-safe, and each
-/// `RealFFT` owns its buffers, so one instance per thread runs without locks.
+/// (measured planning would pick different algorithms run to run). A plan is made once per
+/// size for the whole process and shared: planning cost as much as transforming a second of
+/// audio, once per file. FFTW's planner is not thread-safe, so planning goes through one
+/// lock; executing a plan on other arrays (`fftwf_execute_dft_r2c`) is, and each `RealFFT`
+/// owns its buffers, so one instance per thread runs without locks.
 public final class RealFFT {
     public let size: Int
     /// Number of complex bins: size / 2 + 1.
@@ -16,33 +18,45 @@ public final class RealFFT {
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
 
-    private static let plannerLock = NSLock()
-
     public init(size: Int) {
         precondition(size >= 2, "FFT size must be at least 2")
         self.size = size
         self.binCount = size / 2 + 1
+        // fftwf_alloc aligns for SIMD, as the planning arrays were: a shared plan requires it.
         input = fftwf_alloc_real(size)!
         input.initialize(repeating: 0, count: size)
         output = fftwf_alloc_complex(binCount)!
-        RealFFT.plannerLock.lock()
-        plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_DESTROY_INPUT))!
-        RealFFT.plannerLock.unlock()
+        plan = Self.plan(size: size)
     }
 
     deinit {
-        RealFFT.plannerLock.lock()
-        fftwf_destroy_plan(plan)
-        RealFFT.plannerLock.unlock()
         fftwf_free(input)
         fftwf_free(output)
     }
 
     /// Transforms `input` (which FFTW may overwrite) into the complex spectrum.
     public func execute() {
-        fftwf_execute(plan)
+        fftwf_execute_dft_r2c(plan, input, output)
     }
 
     /// The spectrum after `execute()` as `binCount` (real, imaginary) pairs, unscaled.
     public var spectrum: UnsafePointer<Float> { UnsafeRawPointer(output).assumingMemoryBound(to: Float.self) }
+
+    private static let plannerLock = NSLock()
+    /// One plan per size, kept for the life of the process (a handful of sizes at most).
+    nonisolated(unsafe) private static var plans: [Int: fftwf_plan] = [:]
+
+    private static func plan(size: Int) -> fftwf_plan {
+        plannerLock.lock()
+        defer { plannerLock.unlock() }
+        if let plan = plans[size] { return plan }
+        let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
+        defer {
+            fftwf_free(input)
+            fftwf_free(output)
+        }
+        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_DESTROY_INPUT))!
+        plans[size] = plan
+        return plan
+    }
 }
