@@ -22,11 +22,14 @@ public struct ConversionResult {
 /// the AHAP's audio holds exactly the samples that were analysed.
 public struct Converter {
     public let preset: ResolvedPreset
+    /// Recorded in every AHAP's metadata; hashed once here rather than once per file.
+    private let provenance: PresetProvenance
     /// Frames per decoded block: big enough to amortise calls, small enough to stay in cache.
     static let blockFrames = 4096
 
     public init(preset: ResolvedPreset) {
         self.preset = preset
+        provenance = PresetProvenance(preset: preset)
     }
 
     /// Analyses a file without writing anything (for `tactus analyze`).
@@ -61,11 +64,17 @@ public struct Converter {
                      _ protectedPaths: Set<String>) throws -> ConversionResult {
         let reader = try AudioFileReader(url: input)
         try Self.prepare(outputDirectory)
+        // Paths compared as standardized strings, each standardized once: Foundation's
+        // `standardizedFileURL` was a tenth of converting a short clip when called per check.
+        let inputPath = input.standardizedFileURL.path
+        let folder = outputDirectory.standardizedFileURL.path
+        let besideSource = folder == Self.parent(of: inputPath)
         let ahapURL = outputDirectory.appendingPathComponent(stem + ".ahap")
-        let pairing = AudioPairing.choose(for: reader, into: outputDirectory, stem: stem,
+        let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
                                           enabled: preset.parameters(OutputSettings.id).flag("pairAudio"))
         for target in [ahapURL, pairing.destination].compactMap({ $0 }) {
-            if protectedPaths.contains(target.standardizedFileURL.path) || target.standardizedFileURL == input.standardizedFileURL {
+            let targetPath = folder + "/" + target.lastPathComponent
+            if protectedPaths.contains(targetPath) || targetPath == inputPath {
                 throw ConversionError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
                                       hint: "choose another output folder with -o")
             }
@@ -92,8 +101,7 @@ public struct Converter {
 
         // Audio first, then the AHAP: an AHAP on disk never names audio that is not there.
         if let audioOutput {
-            try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: outputDirectory.standardizedFileURL.path
-                                                 == input.deletingLastPathComponent().standardizedFileURL.path)
+            try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: besideSource)
             try audioOutput.commit()
         }
         try ahapOutput.commit()
@@ -148,7 +156,13 @@ public struct Converter {
             audioFileName: audioName,
             audioVolume: output.number("audioVolume"),
             useVolumeEnvelope: output.flag("useVolumeEnvelope"),
-            metadata: PresetProvenance(preset: preset).metadata(source: source.lastPathComponent))
+            metadata: provenance.metadata(source: source.lastPathComponent))
+    }
+
+    /// The folder part of a standardized path ("/" for a file at the root).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Makes sure the outputs can be written before any work is done, with a reason that
@@ -199,13 +213,12 @@ enum AudioPairing {
     /// differ in priming delay, which would shift sound against touch.
     case transcode(URL, WAVWriter.SampleFormat)
 
-    static func choose(for reader: AudioFileReader, into directory: URL, stem: String, enabled: Bool) -> AudioPairing {
+    static func choose(for reader: AudioFileReader, into directory: URL, besideSource: Bool, stem: String,
+                       enabled: Bool) -> AudioPairing {
         guard enabled else { return .none }
         let source = reader.url
         if reader.isApplePlayable {
-            if directory.standardizedFileURL.path == source.deletingLastPathComponent().standardizedFileURL.path {
-                return .reference(name: source.lastPathComponent)
-            }
+            if besideSource { return .reference(name: source.lastPathComponent) }
             return .copy(directory.appendingPathComponent(source.lastPathComponent))
         }
         return .transcode(directory.appendingPathComponent(stem + ".wav"), .preserving(reader.format.encoding))
