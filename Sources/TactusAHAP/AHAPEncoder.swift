@@ -150,15 +150,21 @@ public struct AHAPEncoder: Sendable {
         let scaled = (x * powersOfTen[decimals]).rounded()
         if scaled == 0 { return "0" }
         guard abs(scaled) < integerLimit else { return plainDecimal(x.description) }
-        var digits = String(Int64(abs(scaled)))
-        if digits.count <= decimals {
-            digits = String(repeating: "0", count: decimals - digits.count + 1) + digits
+        // Integer arithmetic on the scaled value: whole part, then the fraction without its
+        // trailing zeros, zero-padded on the left (character-by-character string surgery
+        // was half the cost of writing an AHAP).
+        let magnitude = UInt64(abs(scaled)), unit = UInt64(powersOfTen[decimals])
+        var text = (scaled < 0 ? "-" : "") + String(magnitude / unit)
+        var fraction = magnitude % unit, width = decimals
+        while width > 0, fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
         }
-        let split = digits.index(digits.endIndex, offsetBy: -decimals)
-        var fraction = digits[split...]
-        while fraction.last == "0" { fraction = fraction.dropLast() }
-        let sign = scaled < 0 ? "-" : ""
-        return sign + digits[..<split] + (fraction.isEmpty ? "" : "." + fraction)
+        if width > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: width - digits.count) + digits
+        }
+        return text
     }
 
     /// Writes a huge double from Swift's shortest round-trip text ("92000000000000.0",
