@@ -30,6 +30,7 @@ class Results:
     labels: dict[str, str] = dataclasses.field(default_factory=dict)
     commands: dict[str, list[list[str]]] = dataclasses.field(default_factory=dict)
     profiles: dict[str, dict] = dataclasses.field(default_factory=dict)
+    repeats: int = 1
 
     def wav44_clips(self) -> list[dict]:
         return [c for c in self.corpus.clips if c["rate"] == 44100 and c["format"].startswith("wav")]
@@ -83,7 +84,8 @@ def render(r: Results, started: datetime.datetime, load_before: float, load_afte
              "", contenders_table(r), "",
              "CPU s = user+sys; audio s / CPU s = seconds of audio per CPU second; files / s per wall second. "
              "librosa's and the limits' CPU exclude process start-up and imports (warm); Tactus's and aubio's "
-             "include them. The two `--jobs` rows are the fastest of three runs.", "",
+             "include them. The two `--jobs` rows are the fastest of three runs; every other row (Tactus, "
+             f"librosa, aubio and the limits alike) is the run with the least CPU of {r.repeats}.", "",
              *overheads(r), "", "Targets:", "",
              *[f"- {c['status']}  {c['target']}: {c['value']}" for c in checks(r)],
              "", "By format (Tactus: `convert` of that format's clips in one process; limits in C):", "",
