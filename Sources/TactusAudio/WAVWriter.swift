@@ -59,11 +59,11 @@ public final class WAVWriter {
         }
     }
 
-    /// Flushes and closes; errors here mean the file is incomplete (e.g. disk full).
+    /// Writes the header and closes; errors here mean the file is incomplete (e.g. disk
+    /// full). Syncing to disk is left to `StagedFile.flushCommitted()` at the end of the run.
     public func close() throws {
         guard !closed else { return }
         closed = true
-        sf_write_sync(handle)
         if sf_close(handle) != 0 {
             throw AudioError(.writeFailed, "cannot finish writing audio (disk full?)")
         }

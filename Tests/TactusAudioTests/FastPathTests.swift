@@ -71,4 +71,20 @@ final class FastPathTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: kept.destination, encoding: .utf8), "kept")
         XCTAssertEqual(StagedFile.flushCommitted(), [])
     }
+
+    /// The batch's background flusher syncs while files are committed and stops cleanly,
+    /// leaving nothing behind for the end-of-run flush.
+    func testBackgroundFlushStopsAndLeavesNothing() throws {
+        _ = StagedFile.flushCommitted()
+        let flush = BackgroundFlush(interval: 0.01)
+        for i in 0..<20 {
+            let output = StagedFile(dir.appendingPathComponent("f\(i).txt"))
+            try output.write("\(i)")
+            try output.commit()
+            if i % 5 == 0 { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        XCTAssertEqual(flush.finish(), [])
+        XCTAssertEqual(flush.finish(), [], "a second finish returns at once")
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("f19.txt"), encoding: .utf8), "19")
+    }
 }

@@ -36,6 +36,7 @@ public final class BatchRunner {
         let started = ContinuousClock.now
         OutputTree.removeTemporaries(in: Set(plan.jobs.map(\.outputFolder)))
         let workers = min(plan.options.jobs, plan.jobs.count)
+        let flush = BackgroundFlush()
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
@@ -57,7 +58,7 @@ public final class BatchRunner {
         var result = BatchResult(files: files, problems: plan.problems, orphans: [],
                                  warnings: plan.manifestWarning.map { ["\(plan.displayOutput(BatchManifest.fileName)): \($0)"] } ?? [],
                                  interrupted: stop.isRequested, wallSeconds: 0)
-        finish(&result)
+        finish(&result, flush: flush)
         result.wallSeconds = Self.seconds(since: started)
         return result
     }
@@ -143,7 +144,7 @@ public final class BatchRunner {
     /// Updates the manifest with this run's conversions, deletes outputs a source no longer
     /// writes (its stem changed), reports or prunes the outputs of deleted sources, and saves
     /// the manifest. Serial and sorted: the same result for any number of jobs.
-    private func finish(_ result: inout BatchResult) {
+    private func finish(_ result: inout BatchResult, flush: BackgroundFlush) {
         var manifest = plan.manifest
         var dropped: [String] = []
         for file in result.files {
@@ -165,7 +166,7 @@ public final class BatchRunner {
             !plan.protectedPaths.contains(plan.outputRoot.appendingPathComponent($0).standardizedFileURL.path)
         }, under: plan.outputRoot)
         // The outputs reach the disk before the manifest that records them as done.
-        result.problems += StagedFile.flushCommitted()
+        result.problems += flush.finish()
         do { try manifest.save(in: plan.outputRoot) } catch {
             let cause = ConversionError(file: plan.outputRoot, error)
             result.problems.append(ConversionError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
