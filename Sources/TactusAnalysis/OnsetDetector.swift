@@ -83,16 +83,6 @@ extension OnsetDetector {
         var judged = 0
         var candidates: [DetectedOnset] = []
 
-        init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry,
-             history: SampleHistory, median: MovingMedian) {
-            self.method = method
-            self.picker = picker
-            self.locator = locator
-            self.geometry = geometry
-            self.history = history
-            self.median = median
-        }
-
         mutating func process(_ frame: SpectralFrame) {
             novelty.append(method.novelty(of: frame))
             levels.append(frame.levelDb)
