@@ -26,7 +26,7 @@ struct DCBlocker {
     private var previousInput: Float = 0
     private var previousOutput: Float = 0
     private var held = SIMD4<Float>(repeating: 0)
-    private(set) var heldCount = 0
+    private var heldCount = 0
     private var groups = 0
 
     init(sampleRate: Double) {

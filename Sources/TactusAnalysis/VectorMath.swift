@@ -1,23 +1,6 @@
-/// Dot product in eight independent lanes, so the loop vectorises (a single float
-/// accumulator would force strict left-to-right order). The lane order is fixed, so the
-/// result is the same on every run and thread.
-@inline(__always) func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-    var lanes = SIMD8<Float>(repeating: 0)
-    let whole = count / 8 * 8
-    var i = 0
-    while i < whole {
-        let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
-        let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
-        lanes += x * y
-        i += 8
-    }
-    var total = lanes.sum()
-    while i < count {
-        total += a[i] * b[i]
-        i += 1
-    }
-    return total
-}
+// Sums here run in fixed independent lanes, so the loops vectorise (a single float
+// accumulator would force strict left-to-right order) and, the lane order being fixed, give
+// the same result on every run and thread.
 
 /// Dot product of a length that is a multiple of four, in four fixed lanes.
 @inline(__always) func dotInFours(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
@@ -32,7 +15,7 @@
 }
 
 /// `out[i] = a[i] * b[i]`, eight at a time; returns Σ a[i]² from the same pass (the frame's
-/// energy before windowing), in eight fixed lanes like `dot`.
+/// energy before windowing), in eight fixed lanes.
 @inline(__always) func multiply(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                 into out: UnsafeMutablePointer<Float>, count: Int) -> Float {
     var energy = SIMD8<Float>(repeating: 0)
