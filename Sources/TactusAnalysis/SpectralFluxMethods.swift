@@ -20,8 +20,9 @@ public struct SpectralFlux: OnsetMethod {
         bands.levels(of: frame, floorDb: floorDb, into: &current)
         defer { swap(&previous, &current) }
         guard previous.count == current.count, !current.isEmpty else { return 0 }
-        var rise: Float = 0
-        for k in 0..<current.count { rise += max(0, current[k] - previous[k]) }
+        let rise = current.withUnsafeBufferPointer { now in
+            previous.withUnsafeBufferPointer { risingSum(now.baseAddress!, over: $0.baseAddress!, count: now.count) }
+        }
         return rise / Float(current.count)
     }
 }
