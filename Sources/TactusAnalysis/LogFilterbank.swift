@@ -19,21 +19,16 @@ public struct LogFilterbank {
     private struct Key: Hashable {
         var sampleRate: Double, fftSize: Int, minHz: Double, maxHz: Double, bandsPerOctave: Double
     }
-    private static let cacheLock = NSLock()
-    nonisolated(unsafe) private static var cache: [Key: LogFilterbank] = [:]
+    private static let cache = ProcessCache<Key, LogFilterbank>()
 
-    /// The filterbank for these settings, built once per process: building one cost a third
-    /// of a millisecond, once per file, and a batch meets only a few sample rates.
+    /// The filterbank for these settings, built once per process.
     public static func shared(geometry: FrameGeometry, minHz: Double, maxHz: Double,
                               bandsPerOctave: Double) -> LogFilterbank {
         let key = Key(sampleRate: geometry.sampleRate, fftSize: geometry.fftSize, minHz: minHz, maxHz: maxHz,
                       bandsPerOctave: bandsPerOctave)
-        cacheLock.lock()
-        defer { cacheLock.unlock() }
-        if let bank = cache[key] { return bank }
-        let bank = LogFilterbank(geometry: geometry, minHz: minHz, maxHz: maxHz, bandsPerOctave: bandsPerOctave)
-        cache[key] = bank
-        return bank
+        return cache.value(for: key) {
+            LogFilterbank(geometry: geometry, minHz: minHz, maxHz: maxHz, bandsPerOctave: bandsPerOctave)
+        }
     }
 
     public init(geometry: FrameGeometry, minHz: Double, maxHz: Double, bandsPerOctave: Double) {

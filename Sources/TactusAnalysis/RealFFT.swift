@@ -42,21 +42,18 @@ public final class RealFFT {
     /// The spectrum after `execute()` as `binCount` (real, imaginary) pairs, unscaled.
     public var spectrum: UnsafePointer<Float> { UnsafeRawPointer(output).assumingMemoryBound(to: Float.self) }
 
-    private static let plannerLock = NSLock()
-    /// One plan per size, kept for the life of the process (a handful of sizes at most).
-    nonisolated(unsafe) private static var plans: [Int: fftwf_plan] = [:]
+    /// One plan per size for the life of the process (a handful of sizes at most); the
+    /// cache's lock serialises planning.
+    private static let plans = ProcessCache<Int, fftwf_plan>()
 
     private static func plan(size: Int) -> fftwf_plan {
-        plannerLock.lock()
-        defer { plannerLock.unlock() }
-        if let plan = plans[size] { return plan }
-        let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
-        defer {
-            fftwf_free(input)
-            fftwf_free(output)
+        plans.value(for: size) {
+            let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
+            defer {
+                fftwf_free(input)
+                fftwf_free(output)
+            }
+            return fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_DESTROY_INPUT))!
         }
-        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE | FFTW_DESTROY_INPUT))!
-        plans[size] = plan
-        return plan
     }
 }
