@@ -68,7 +68,7 @@ public struct Converter {
         // `standardizedFileURL` was a tenth of converting a short clip when called per check.
         let inputPath = input.standardizedFileURL.path
         let folder = outputDirectory.standardizedFileURL.path
-        let besideSource = folder == Self.parent(of: inputPath)
+        let besideSource = folder == FilePaths.parent(of: inputPath)
         let ahapURL = outputDirectory.appendingPathComponent(stem + ".ahap")
         let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
                                           enabled: preset.parameters(OutputSettings.id).flag("pairAudio"))
@@ -157,12 +157,6 @@ public struct Converter {
             audioVolume: output.number("audioVolume"),
             useVolumeEnvelope: output.flag("useVolumeEnvelope"),
             metadata: provenance.metadata(source: source.lastPathComponent))
-    }
-
-    /// The folder part of a standardized path ("/" for a file at the root).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Makes sure the outputs can be written before any work is done, with a reason that

@@ -81,7 +81,7 @@ public struct StagedFile {
     /// commit order. The syncs run on every core at once: they mostly wait for the disk.
     public static func flushCommitted() -> [FileError] {
         let files = committed.take()
-        let folders = Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted()
+        let folders = Set(files.map(FilePaths.parent)).sorted()
         return sync(files) + sync(folders)
     }
 
