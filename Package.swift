@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Tactus", targets: ["Tactus"]),
+        .library(name: "TactusCore", targets: ["TactusCore"]),
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
         .executable(name: "tactus", targets: ["tactus"]),
     ],
@@ -19,27 +20,30 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
+        // Foundation-only, format-free core: HapticTrack, the output-format seam, the parameter
+        // system, the JSON reader and writer, stable hashes, staged (atomic) outputs and file errors.
+        .target(name: "TactusCore", exclude: ["LICENSE"]),
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
-        .target(name: "TactusAHAP", exclude: ["LICENSE"]),
+        .target(name: "TactusAHAP", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
-        .target(name: "TactusAudio", dependencies: ["CSndFile"]),
+        .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
         // STFT on FFTW, analyzers, peak picking.
-        .target(name: "TactusAnalysis", dependencies: ["CFFTW"]),
+        .target(name: "TactusAnalysis", dependencies: ["CFFTW", "TactusCore"]),
         // Presets and the mapping from features to a HapticTrack.
-        .target(name: "TactusMapping", dependencies: ["TactusAnalysis", "TactusAHAP"]),
+        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
+        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
-        .target(name: "TactusPreview", dependencies: ["TactusAHAP", "TactusAudio"]),
+        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio"]),
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusAudio", "TactusPreview",
+            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
-        .testTarget(name: "TactusAHAPTests", dependencies: ["TactusAHAP"]),
-        .testTarget(name: "TactusAudioTests", dependencies: ["TactusAudio", "TactusTestSupport"]),
-        .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusAnalysis", "TactusTestSupport"]),
+        .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP"]),
+        .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
+        .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusTestSupport"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
     ]

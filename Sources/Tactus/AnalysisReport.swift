@@ -3,6 +3,7 @@ import TactusAHAP
 import TactusAnalysis
 import TactusAudio
 import TactusMapping
+import TactusCore
 
 /// The analysis of one file as a designer reads it: per-frame features, the onsets found,
 /// and the threshold they had to beat. Deterministic text, JSON or CSV.

@@ -3,6 +3,7 @@ import TactusAHAP
 import TactusAnalysis
 import TactusAudio
 import TactusMapping
+import TactusCore
 
 /// What one conversion produced.
 public struct ConversionResult {
@@ -39,7 +40,7 @@ public struct Converter {
             let analysis = try decode(reader, copyingTo: nil)
             return (reader.format, analysis, preset.mapper().map(analysis))
         } catch {
-            throw ConversionError(file: input, error)
+            throw FileError(file: input, error)
         }
     }
 
@@ -56,7 +57,7 @@ public struct Converter {
             return try run(input, outputDirectory ?? input.deletingLastPathComponent(),
                            stem ?? input.deletingPathExtension().lastPathComponent, protectedPaths)
         } catch {
-            throw ConversionError(file: input, error)
+            throw FileError(file: input, error)
         }
     }
 
@@ -75,7 +76,7 @@ public struct Converter {
         for target in [ahapURL, pairing.destination].compactMap({ $0 }) {
             let targetPath = folder + "/" + target.lastPathComponent
             if protectedPaths.contains(targetPath) || targetPath == inputPath {
-                throw ConversionError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
+                throw FileError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
                                       hint: "choose another output folder with -o")
             }
         }
@@ -165,17 +166,17 @@ public struct Converter {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ConversionError(file: directory.path, reason: "output folder \(directory.path) is a file",
+                throw FileError(file: directory.path, reason: "output folder \(directory.path) is a file",
                                       hint: "choose a folder with -o")
             }
         } else {
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                throw ConversionError(file: directory.path, reason: "cannot create output folder \(directory.path): "
+                throw FileError(file: directory.path, reason: "cannot create output folder \(directory.path): "
                                       + FileErrorReason.describe(error), hint: "choose another folder with -o")
             }
         }
         guard access(directory.path, W_OK) == 0 else {
-            throw ConversionError(file: directory.path, reason: "cannot write into output folder \(directory.path): "
+            throw FileError(file: directory.path, reason: "cannot write into output folder \(directory.path): "
                                   + String(cString: strerror(errno)), hint: "choose another folder with -o")
         }
     }
@@ -186,7 +187,7 @@ public struct Converter {
     private static func refuseToReplaceForeignAudio(_ output: StagedFile, besideSource: Bool) throws {
         guard besideSource, FileManager.default.fileExists(atPath: output.destination.path) else { return }
         if !FileManager.default.contentsEqual(atPath: output.destination.path, andPath: output.temporary.path) {
-            throw ConversionError(file: output.destination.path,
+            throw FileError(file: output.destination.path,
                                   reason: "\(output.destination.lastPathComponent) already exists beside it and is not "
                                       + "Tactus's paired audio for it; not replacing it",
                                   hint: "write into another folder with -o")

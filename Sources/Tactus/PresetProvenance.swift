@@ -1,6 +1,7 @@
 import Foundation
 import TactusAHAP
 import TactusMapping
+import TactusCore
 
 /// Which tool and preset made an AHAP, recorded in its `Metadata` so an output can be
 /// traced, checked for staleness and made again (`tactus convert --preset-from OLD.ahap`).
@@ -36,11 +37,11 @@ public struct PresetProvenance: Equatable {
     public static func read(from ahap: URL) throws -> PresetProvenance {
         let document: AHAPDocument
         do { document = try AHAPDecoder().decode(Data(contentsOf: ahap)) } catch {
-            throw ConversionError(file: ahap.path, reason: "cannot be read as an AHAP: \(error)")
+            throw FileError(file: ahap.path, reason: "cannot be read as an AHAP: \(error)")
         }
         func value(_ key: String) -> String? { document.metadata.last { $0.key == key }?.value }
         guard let name = value(keys.preset), let hash = value(keys.hash) else {
-            throw ConversionError(file: ahap.path, reason: "has no Tactus preset metadata",
+            throw FileError(file: ahap.path, reason: "has no Tactus preset metadata",
                                   hint: "only AHAPs written by Tactus record their preset")
         }
         let overrides = value(keys.overrides).map { $0.split(separator: " ").map(String.init) } ?? []
@@ -59,7 +60,7 @@ public struct PresetProvenance: Equatable {
     public func resolve(in library: PresetLibrary, ahap: URL) throws -> ResolvedPreset {
         let preset = try library.resolve(presetName, overrides: overrides)
         guard preset.hash == presetHash else {
-            throw ConversionError(file: ahap.path,
+            throw FileError(file: ahap.path,
                                   reason: "preset \"\(presetName)\" has changed since this AHAP was made "
                                       + "(hash \(presetHash), now \(preset.hash))",
                                   hint: "use --preset \(presetName) to convert with its current values")

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Why a file could not be read as an AHAP document.
 public struct AHAPDecodingError: Error, Equatable, Sendable, CustomStringConvertible {

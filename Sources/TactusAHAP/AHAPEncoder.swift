@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Writes an `AHAPDocument` as JSON text, byte for byte the same on every platform.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// One finding of `AHAPValidator`, printable on one line.
 public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {

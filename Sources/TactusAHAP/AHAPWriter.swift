@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Turns a `HapticTrack` into an AHAP document whose transients play exactly as designed.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Frame geometry settings, a part of its own so presets tune it like any other.
 public enum FrameSettings: TunablePart {

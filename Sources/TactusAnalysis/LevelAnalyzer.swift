@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Loudness envelope: RMS of each frame's raw samples, in dBFS (a full-scale sine is −3 dB).
 public final class LevelAnalyzer: FrameAnalyzer, TunablePart {

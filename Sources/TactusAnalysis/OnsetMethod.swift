@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// One way of turning frames into an onset novelty curve (aubio's `specdesc`): high where a
 /// new sound starts. A method is one small type; adding one means writing a type and

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// High-frequency content (Masri): energy weighted by frequency, so bright attacks such as
 /// clicks and cymbals stand out. Scored as the dB rise of the weighted energy.

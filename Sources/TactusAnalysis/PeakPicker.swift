@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Decides which novelty peaks are onsets: a local maximum that stands `delta` above the
 /// local median, at least `minIntervalMs` after the previous onset, and that comes with a

@@ -1,3 +1,4 @@
+import TactusCore
 /// Spectral flux on log-compressed band levels: the mean rise in dB per log-frequency band
 /// since the previous frame. Robust for most hits; fooled somewhat by vibrato and noise beds.
 public struct SpectralFlux: OnsetMethod {

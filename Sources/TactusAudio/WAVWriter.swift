@@ -1,5 +1,6 @@
 import CSndFile
 import Foundation
+import TactusCore
 
 /// Writes interleaved float frames to a WAV file through libsndfile, block by block.
 public final class WAVWriter {

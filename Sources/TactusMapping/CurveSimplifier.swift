@@ -1,4 +1,5 @@
 import TactusAHAP
+import TactusCore
 
 /// Error-bounded piecewise-linear simplification: keeps the fewest points such that every
 /// dropped point lies within `tolerance` (in value units) of the line through the kept ones.

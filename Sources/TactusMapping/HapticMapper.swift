@@ -1,6 +1,7 @@
 import Foundation
 import TactusAHAP
 import TactusAnalysis
+import TactusCore
 
 /// Turns analysis features into a format-free `HapticTrack`: transients at the onsets, a
 /// gated continuous intensity that follows the loudness envelope, and sharpness that

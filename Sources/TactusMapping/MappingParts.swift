@@ -1,4 +1,4 @@
-import TactusAnalysis
+import TactusCore
 
 /// How levels are referenced before mapping to intensity.
 public enum LoudnessSettings: TunablePart {

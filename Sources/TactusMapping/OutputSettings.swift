@@ -1,4 +1,4 @@
-import TactusAnalysis
+import TactusCore
 
 /// How the AHAP and its paired audio are written.
 public enum OutputSettings: TunablePart {

@@ -1,6 +1,6 @@
 import Foundation
 import TactusAHAP
-import TactusAnalysis
+import TactusCore
 
 /// A preset problem, located by file and JSON path:
 /// `mine.json: mapping.intensity.gamma = 7 is outside 0.2…4`.

@@ -1,5 +1,5 @@
 import Foundation
-import TactusAnalysis
+import TactusCore
 
 /// Finds presets by name or path and resolves their `extends` chains.
 ///

@@ -1,5 +1,5 @@
 import TactusAHAP
-import TactusAnalysis
+import TactusCore
 
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
 /// init`), and a listing of every value with where it came from (`presets show`).

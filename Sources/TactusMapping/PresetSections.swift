@@ -1,4 +1,5 @@
 import TactusAnalysis
+import TactusCore
 
 /// The sections a preset may hold, each tuning one part, in the order they are written.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TactusAnalysis
+import TactusCore
 
 /// A preset with its inheritance chain and overrides applied, every value validated, and
 /// the origin of each value recorded. Built once per run; read-only afterwards.

@@ -1,5 +1,5 @@
 import Foundation
-import TactusAudio
+import TactusCore
 
 /// One file of a batch, as the gallery lists it.
 public struct GalleryRow: Equatable, Sendable {

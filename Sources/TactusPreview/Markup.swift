@@ -1,5 +1,6 @@
 import Foundation
 import TactusAHAP
+import TactusCore
 
 /// Text and number formatting shared by the SVG and HTML writers, so that every page is
 /// well-formed XML (the HTML is written as polyglot markup) and byte-identical across runs.

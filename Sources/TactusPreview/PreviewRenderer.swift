@@ -1,6 +1,7 @@
 import Foundation
 import TactusAHAP
 import TactusAudio
+import TactusCore
 
 /// Makes the preview of one AHAP file: the haptics as sound, the sound and haptics side by
 /// side, a plot and a page that plays them with a moving playhead.

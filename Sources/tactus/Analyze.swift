@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Tactus
-import TactusAnalysis
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
-import TactusAudio
+import TactusCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

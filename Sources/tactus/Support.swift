@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Tactus
-import TactusAudio
 import TactusMapping
+import TactusCore
 
 enum TactusCLIVersion {
     static var text: String { TactusVersion.current }

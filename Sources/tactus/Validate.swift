@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Tactus
 import TactusAHAP
-import TactusAudio
+import TactusCore
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +46,7 @@ struct Validate: ParsableCommand {
                     let reference = try ReferenceEnvelope.measure(URL(fileURLWithPath: audio))
                     result.diagnostics += HarmonyCheck.check(try AHAPDecoder().decode(data), audio: reference)
                 } catch {
-                    report(ConversionError(file: audio, reason: "\(error)"))
+                    report(FileError(file: audio, reason: "\(error)"))
                     failed = true
                 }
             }

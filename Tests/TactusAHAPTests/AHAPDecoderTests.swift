@@ -1,5 +1,6 @@
 import XCTest
 @testable import TactusAHAP
+import TactusCore
 
 final class AHAPDecoderTests: XCTestCase {
     private func decodingError(_ json: String) -> AHAPDecodingError? {

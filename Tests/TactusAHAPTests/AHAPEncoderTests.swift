@@ -1,5 +1,6 @@
 import XCTest
 @testable import TactusAHAP
+import TactusCore
 
 final class AHAPEncoderTests: XCTestCase {
     private let sample = AHAPDocument(

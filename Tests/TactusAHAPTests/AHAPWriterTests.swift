@@ -1,5 +1,6 @@
 import XCTest
 @testable import TactusAHAP
+import TactusCore
 
 final class AHAPWriterTests: XCTestCase {
     private typealias Point = HapticTrack.Point

@@ -1,6 +1,7 @@
 import XCTest
 @testable import TactusAnalysis
 import TactusTestSupport
+import TactusCore
 
 /// Runs a whole signal through a default analysis session, in uneven blocks as a decoder would.
 func analyse(_ signal: [Float], sampleRate: Double, configuration: AnalysisConfiguration? = nil) throws -> AnalysisResult {

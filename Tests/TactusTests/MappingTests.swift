@@ -1,9 +1,9 @@
 import XCTest
 import Tactus
 import TactusAHAP
-import TactusAnalysis
 import TactusMapping
 import TactusTestSupport
+import TactusCore
 
 /// The continuous part of the mapping, judged the way Core Haptics would play it.
 final class MappingTests: XCTestCase {

@@ -1,9 +1,9 @@
 import XCTest
 import Tactus
 import TactusAHAP
-import TactusAnalysis
 import TactusMapping
 import TactusTestSupport
+import TactusCore
 
 final class PresetTests: XCTestCase {
     var dir: URL!

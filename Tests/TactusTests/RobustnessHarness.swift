@@ -2,6 +2,7 @@ import XCTest
 import TactusAHAP
 import TactusAudio
 import TactusTestSupport
+import TactusCore
 
 /// The base of every robustness case: each test writes one input into its own folder,
 /// runs `tactus convert <input> -o <folder>/out` as a subprocess, and asserts one of three

@@ -1,5 +1,5 @@
 import Foundation
-import TactusAudio
+import TactusCore
 
 /// What `tactus batch` wrote for each source: `<OUT_DIR>/.tactus-manifest.json`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import TactusAudio
 import TactusMapping
+import TactusCore
 
 /// One source to convert (or to find up to date), with everything decided up front.
 public struct BatchJob {
@@ -30,7 +30,7 @@ public struct BatchPlan {
     /// Files that cannot be converted (undecodable, dangling links, unusable folder settings).
     public let failures: [BatchFileOutcome]
     /// Problems not tied to one file: link loops, unreadable folders, bad `tactus.json`.
-    public let problems: [ConversionError]
+    public let problems: [FileError]
     public let manifest: BatchManifest
     public let manifestWarning: String?
     /// Every input file of the run: outputs never replace or delete one of these.
@@ -72,7 +72,7 @@ public struct BatchPlan {
         for source in tree.sources {
             switch presets.preset(forFolder: source.relativeFolder) {
             case .failure(let error):
-                failures.append(BatchFileOutcome(failed: source.relativePath, ConversionError(
+                failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
                     file: discovery.display(source.relativePath), reason: "not converted because \(error.file) \(error.reason)")))
             case .success(let preset):
                 let job = BatchJob(source: source, preset: preset,
@@ -81,7 +81,7 @@ public struct BatchPlan {
                 // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
                 // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.
                 if let owner = claimed[job.ahapPath] {
-                    failures.append(BatchFileOutcome(failed: source.relativePath, ConversionError(
+                    failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
                         file: discovery.display(source.relativePath),
                         reason: "would write \(job.ahapPath), which \(owner) already writes", hint: "rename one of them")))
                     continue

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// What happened to one source file.
 public struct BatchFileOutcome {
@@ -13,7 +14,7 @@ public struct BatchFileOutcome {
     public var status: Status
     /// Outputs relative to the output folder (for up-to-date files: those already there).
     public var outputs: [String] = []
-    public var error: ConversionError?
+    public var error: FileError?
     public var transients: Int?
     public var durationSeconds: Double?
     /// Wall time spent on the file (hashing, and converting when it was converted).
@@ -26,7 +27,7 @@ public struct BatchFileOutcome {
         self.status = status
     }
 
-    init(failed source: String, _ error: ConversionError) {
+    init(failed source: String, _ error: FileError) {
         self.init(source: source, status: .failed)
         self.error = error
     }
@@ -54,7 +55,7 @@ public struct BatchOrphan: Sendable {
 /// Everything a batch run did, files in path order.
 public struct BatchResult {
     public var files: [BatchFileOutcome]
-    public var problems: [ConversionError]
+    public var problems: [FileError]
     public var orphans: [BatchOrphan]
     /// Notes that are not failures (a manifest that could not be read).
     public var warnings: [String]

@@ -1,5 +1,5 @@
 import Foundation
-import TactusAudio
+import TactusCore
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {
@@ -120,8 +120,8 @@ public final class BatchRunner {
                 transients: result.track.transients.count, durationSeconds: result.track.duration)
             return BatchFileOutcome(source: source, status: .converted, entry: entry, seconds: Self.seconds(since: started))
         } catch {
-            let cause = ConversionError(file: job.source.url, error)
-            var failure = BatchFileOutcome(failed: source, ConversionError(file: plan.displayInput(source),
+            let cause = FileError(file: job.source.url, error)
+            var failure = BatchFileOutcome(failed: source, FileError(file: plan.displayInput(source),
                                                                            reason: cause.reason, hint: cause.hint))
             failure.seconds = Self.seconds(since: started)
             return failure
@@ -168,8 +168,8 @@ public final class BatchRunner {
         // The outputs reach the disk before the manifest that records them as done.
         result.problems += flush.finish()
         do { try manifest.save(in: plan.outputRoot) } catch {
-            let cause = ConversionError(file: plan.outputRoot, error)
-            result.problems.append(ConversionError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
+            let cause = FileError(file: plan.outputRoot, error)
+            result.problems.append(FileError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
                                                    hint: "the next run will rebuild what this one converted"))
         }
     }

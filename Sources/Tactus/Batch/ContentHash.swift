@@ -1,5 +1,5 @@
 import Foundation
-import TactusAudio
+import TactusCore
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an
 /// input is unchanged since the run that produced its outputs.
@@ -30,14 +30,14 @@ public struct ContentHash {
     /// Hashes a whole file, streaming it in chunks (memory stays constant).
     public static func of(fileAt url: URL) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw ConversionError(file: url.path, reason: "cannot be read")
+            throw FileError(file: url.path, reason: "cannot be read")
         }
         defer { try? handle.close() }
         var hash = ContentHash()
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: chunkSize) } catch {
-                throw ConversionError(file: url.path, reason: "cannot be read: \(FileErrorReason.describe(error))")
+                throw FileError(file: url.path, reason: "cannot be read: \(FileErrorReason.describe(error))")
             }
             guard let chunk, !chunk.isEmpty else { break }
             hash.update(chunk)

@@ -1,5 +1,6 @@
 import Foundation
 import TactusAHAP
+import TactusCore
 
 /// A `tactus.json` in a folder of a batch's input tree: the preset, and overrides on top of
 /// it, for that folder and everything below it.

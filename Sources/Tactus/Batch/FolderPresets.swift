@@ -1,6 +1,6 @@
 import Foundation
-import TactusAudio
 import TactusMapping
+import TactusCore
 
 /// The preset each folder of a batch's input tree converts with.
 ///
@@ -40,7 +40,7 @@ public final class FolderPresets {
     private var settings: [String: Setting] = [:]
     private var resolved: [Choice: Result<ResolvedPreset, PresetError>] = [:]
     /// Each bad `tactus.json`, once, in the order found.
-    public private(set) var problems: [ConversionError] = []
+    public private(set) var problems: [FileError] = []
 
     /// - Parameters:
     ///   - display: the message path of a path relative to `root`.
@@ -57,11 +57,11 @@ public final class FolderPresets {
     }
 
     /// The preset for files directly in `folder` (relative to the root, "" for the root).
-    public func preset(forFolder folder: String) -> Result<ResolvedPreset, ConversionError> {
+    public func preset(forFolder folder: String) -> Result<ResolvedPreset, FileError> {
         switch setting(folder) {
         case .usable(_, let preset): return .success(preset)
         case .unusable(let config):
-            return .failure(ConversionError(file: config, reason: "cannot be used"))
+            return .failure(FileError(file: config, reason: "cannot be used"))
         }
     }
 
@@ -105,7 +105,7 @@ public final class FolderPresets {
     }
 
     private func fail(_ config: String, _ reason: String, hint: String?) -> Setting {
-        problems.append(ConversionError(file: config, reason: reason, hint: hint))
+        problems.append(FileError(file: config, reason: reason, hint: hint))
         return .unusable(config: config)
     }
 }

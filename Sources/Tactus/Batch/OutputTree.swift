@@ -1,5 +1,5 @@
 import Foundation
-import TactusAudio
+import TactusCore
 
 /// Housekeeping in a batch's output folder.
 enum OutputTree {

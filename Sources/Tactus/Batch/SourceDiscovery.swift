@@ -1,5 +1,6 @@
 import Foundation
 import TactusAudio
+import TactusCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,7 +22,7 @@ public struct BatchSource: Sendable {
 /// A file that looked like audio but cannot be converted, found while walking the tree.
 public struct RejectedFile {
     public let relativePath: String
-    public let error: ConversionError
+    public let error: FileError
 }
 
 /// Everything `SourceDiscovery` found, in sorted path order.
@@ -29,7 +30,7 @@ public struct SourceTree {
     public var sources: [BatchSource] = []
     public var rejected: [RejectedFile] = []
     /// Folders and links that could not be walked (symbolic link loops, unreadable folders).
-    public var problems: [ConversionError] = []
+    public var problems: [FileError] = []
 }
 
 /// Walks the input folder and keeps every file libsndfile can open, judged by content.
@@ -68,7 +69,7 @@ public struct SourceDiscovery {
     public func discover() -> SourceTree {
         var tree = SourceTree()
         guard let rootID = FileID(path: root.path) else {
-            tree.problems.append(ConversionError(file: displayRoot, reason: "cannot be read"))
+            tree.problems.append(FileError(file: displayRoot, reason: "cannot be read"))
             return tree
         }
         let skippedID = skippedFolder.flatMap { FileID(path: $0.path) }.flatMap { $0 == rootID ? nil : $0 }
@@ -85,7 +86,7 @@ public struct SourceDiscovery {
                       into tree: inout SourceTree) {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
-            tree.problems.append(ConversionError(file: display(relative), reason: "folder cannot be read",
+            tree.problems.append(FileError(file: display(relative), reason: "folder cannot be read",
                                                  hint: FileErrorReason.describe(error)))
             return
         }
@@ -96,7 +97,7 @@ public struct SourceDiscovery {
             guard stat(url.path, &info) == 0 else {
                 let reason = errno == ELOOP ? "is a symbolic link loop" : lstat(url.path, &info) == 0
                     ? "is a symbolic link to something that does not exist" : String(cString: strerror(errno))
-                tree.rejected.append(RejectedFile(relativePath: path, error: ConversionError(file: display(path), reason: reason)))
+                tree.rejected.append(RejectedFile(relativePath: path, error: FileError(file: display(path), reason: reason)))
                 continue
             }
             switch info.st_mode & S_IFMT {
@@ -104,7 +105,7 @@ public struct SourceDiscovery {
                 let id = FileID(info)
                 guard filter.entersFolder(path), id != skippedID else { continue }
                 guard !ancestors.contains(id) else {
-                    tree.problems.append(ConversionError(file: display(path), reason: "is a symbolic link loop (a link to a folder that contains it)",
+                    tree.problems.append(FileError(file: display(path), reason: "is a symbolic link loop (a link to a folder that contains it)",
                                                          hint: "skipped"))
                     continue
                 }
@@ -126,12 +127,12 @@ public struct SourceDiscovery {
             let recognised = [.unreadable, .unsupported, .decodeFailed].contains(error.kind)
             if claimsAudio || recognised {
                 tree.rejected.append(RejectedFile(relativePath: relativePath,
-                                                  error: ConversionError(file: display(relativePath), reason: error.reason,
+                                                  error: FileError(file: display(relativePath), reason: error.reason,
                                                                          hint: error.hint)))
             }
         } catch {
             tree.rejected.append(RejectedFile(relativePath: relativePath,
-                                              error: ConversionError(file: display(relativePath), reason: "\(error)")))
+                                              error: FileError(file: display(relativePath), reason: "\(error)")))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TactusMapping
+import TactusCore
 
 /// Scores a preset on an annotated set: transient timing against ground truth, and the
 /// continuous haptics against the audio's own envelope, file by file and per condition.

@@ -1,11 +1,10 @@
 import Foundation
 import TactusAudio
-
-/// A conversion failure for one input: names the file and the reason, one line.
-public typealias ConversionError = FileError
+import TactusCore
 
 extension FileError {
-    /// The failure of converting `file`, whatever layer it came from.
+    /// The failure of converting `file`, whatever layer it came from: the reason and hint of
+    /// an `AudioError` or a `FileError`, re-addressed to the input the user named.
     init(file: URL, _ error: Error) {
         if let audio = error as? AudioError {
             self.init(file: file.path, reason: audio.reason, hint: audio.hint)

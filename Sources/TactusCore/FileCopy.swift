@@ -3,26 +3,31 @@ import Foundation
 import Glibc
 #endif
 
+/// Copies files without holding them in memory.
 public enum FileCopy {
     /// Copies `source` to `destination`, never holding the whole file in memory. The source
     /// is opened read-only. (Copies are staged; `StagedFile.flushCommitted()` syncs them.)
     ///
     /// On Linux the kernel copies (`sendfile`): the bytes go from page cache to page cache
-    /// once instead of through a user-space buffer and back, which halved the copy's share of
-    /// converting a long WAV (it was a tenth of the CPU time). Elsewhere, `chunkSize` blocks.
+    /// once, not through a user-space buffer. Elsewhere, in blocks of `chunkSize` bytes.
+    /// - Throws: `FileError` naming the source (unreadable) or the destination (cannot be
+    ///   created or written), with the POSIX reason.
     public static func stream(from source: URL, to destination: URL, chunkSize: Int = 1 << 20) throws {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw AudioError(.unreadable, "cannot be read: \(String(cString: strerror(errno)))") }
+        guard input >= 0 else {
+            throw FileError(file: source.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        }
         defer { close(input) }
         let output = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else {
-            throw AudioError(.writeFailed, "cannot create \(destination.lastPathComponent): \(String(cString: strerror(errno)))",
-                             hint: FileErrorReason.writeHint)
+            throw FileError(file: destination.path,
+                            reason: "cannot create \(destination.lastPathComponent): \(String(cString: strerror(errno)))",
+                            hint: FileErrorReason.writeHint)
         }
         defer { close(output) }
         guard copyContents(from: input, to: output, chunkSize: chunkSize) else {
-            throw AudioError(.writeFailed, "cannot copy the audio: \(String(cString: strerror(errno)))",
-                             hint: FileErrorReason.writeHint)
+            throw FileError(file: destination.path, reason: "cannot copy the audio: \(String(cString: strerror(errno)))",
+                            hint: FileErrorReason.writeHint)
         }
     }
 
