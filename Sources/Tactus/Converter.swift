@@ -2,34 +2,56 @@ import Foundation
 import TactusAHAP
 import TactusAnalysis
 import TactusAudio
-import TactusMapping
 import TactusCore
+import TactusMapping
+
+/// One file a conversion wrote in one haptic format.
+public struct FormatOutput: Equatable {
+    /// The format's id (`AHAPFormat.id`, …).
+    public var formatID: String
+    public var url: URL
+    /// Size of the file in bytes.
+    public var bytes: Int
+}
 
 /// What one conversion produced.
 public struct ConversionResult {
     public var source: URL
-    public var ahap: URL
-    /// The audio the AHAP's AudioCustom event plays (nil when pairing is off).
+    /// One file per selected format, in the order the formats were given.
+    public var outputs: [FormatOutput]
+    /// The audio the haptics play with (nil when pairing is off).
     public var audio: URL?
-    public var format: AudioFormat
+    public var audioFormat: AudioFormat
     public var track: HapticTrack
-    public var ahapBytes: Int
+
+    /// The file written in the format with this id, if that format was selected.
+    public func output(_ formatID: String) -> URL? {
+        outputs.first { $0.formatID == formatID }?.url
+    }
 }
 
-/// Decodes, analyses, maps and writes one file at a time with one resolved preset.
+/// Decodes, analyses, maps and writes one file at a time with one resolved preset, in every
+/// selected format from the one analysis.
 ///
 /// One streaming pass: each decoded block is mixed down for analysis and, when the source
 /// must be transcoded for Apple platforms, written to the paired WAV at the same time, so
-/// the AHAP's audio holds exactly the samples that were analysed.
+/// the haptics' audio holds exactly the samples that were analysed.
 public struct Converter {
     public let preset: ResolvedPreset
-    /// Recorded in every AHAP's metadata; hashed once here rather than once per file.
+    /// The formats written for every input, in this order (output names `<stem>.<extension>`).
+    public let formats: [any HapticFormat]
+    /// Where every committed output is recorded, to be synced to disk by the caller.
+    public let log: CommittedFiles
+    /// Recorded in every output's metadata; hashed once per converter.
     private let provenance: PresetProvenance
     /// Frames per decoded block: big enough to amortise calls, small enough to stay in cache.
     static let blockFrames = 4096
 
-    public init(preset: ResolvedPreset) {
+    public init(preset: ResolvedPreset, formats: [any HapticFormat] = [AHAPFormat()], log: CommittedFiles) {
+        precondition(!formats.isEmpty, "a conversion writes at least one format")
         self.preset = preset
+        self.formats = formats
+        self.log = log
         provenance = PresetProvenance(preset: preset)
     }
 
@@ -37,14 +59,15 @@ public struct Converter {
     public func analyze(_ input: URL) throws -> (AudioFormat, AnalysisResult, HapticTrack) {
         do {
             let reader = try AudioFileReader(url: input)
-            let analysis = try decode(reader, copyingTo: nil)
+            let analysis = try analyse(reader, copyingTo: nil)
             return (reader.format, analysis, preset.mapper().map(analysis))
         } catch {
             throw FileError(file: input, error)
         }
     }
 
-    /// Converts `input` into `<outputDirectory>/<stem>.ahap` plus its paired audio.
+    /// Converts `input` into `<outputDirectory>/<stem>.<extension>` for every format, plus its
+    /// paired audio.
     ///
     /// - Parameters:
     ///   - outputDirectory: where to write; nil writes beside the input.
@@ -64,20 +87,21 @@ public struct Converter {
     private func run(_ input: URL, _ outputDirectory: URL, _ stem: String,
                      _ protectedPaths: Set<String>) throws -> ConversionResult {
         let reader = try AudioFileReader(url: input)
-        try Self.prepare(outputDirectory)
-        // Paths compared as standardized strings, each standardized once: Foundation's
-        // `standardizedFileURL` was a tenth of converting a short clip when called per check.
+        try OutputFolder.prepare(outputDirectory)
+        // Paths compared as standardized strings, each standardized once (Foundation's
+        // `standardizedFileURL` is slow on Linux).
         let inputPath = input.standardizedFileURL.path
         let folder = outputDirectory.standardizedFileURL.path
         let besideSource = folder == FilePaths.parent(of: inputPath)
-        let ahapURL = outputDirectory.appendingPathComponent(stem + ".ahap")
+        let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
+        let output = preset.parameters(OutputSettings.id)
         let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
-                                          enabled: preset.parameters(OutputSettings.id).flag("pairAudio"))
-        for target in [ahapURL, pairing.destination].compactMap({ $0 }) {
+                                          enabled: output.flag("pairAudio"))
+        for target in hapticURLs + [pairing.destination].compactMap({ $0 }) {
             let targetPath = folder + "/" + target.lastPathComponent
             if protectedPaths.contains(targetPath) || targetPath == inputPath {
                 throw FileError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
-                                      hint: "choose another output folder with -o")
+                                hint: "choose another output folder with -o")
             }
         }
 
@@ -88,30 +112,38 @@ public struct Converter {
             writer = try WAVWriter(url: audioOutput.temporary, sampleRate: Int(reader.format.sampleRate),
                                    channels: reader.format.channels, format: sampleFormat)
         }
-        let analysis = try decode(reader, copyingTo: writer)
+        let analysis = try analyse(reader, copyingTo: writer)
         try writer?.close()
         if case .copy = pairing, let audioOutput {
             try FileCopy.stream(from: input, to: audioOutput.temporary)
         }
 
         let track = preset.mapper().map(analysis)
-        let document = try AHAPWriter(options: writerOptions(audioName: pairing.audioName, source: input)).document(for: track)
-        let ahapOutput = StagedFile(ahapURL)
-        defer { ahapOutput.discard() }
-        let ahapBytes = try ahapOutput.write { try AHAPEncoder().write(document, to: $0) }
+        let context = HapticWriteContext(
+            pairedAudio: pairing.audioName.map {
+                PairedAudio(fileName: $0, volume: output.number("audioVolume"), useVolumeEnvelope: output.flag("useVolumeEnvelope"))
+            },
+            metadata: provenance.metadata(source: input.lastPathComponent))
+        let hapticOutputs = hapticURLs.map(StagedFile.init)
+        defer { hapticOutputs.forEach { $0.discard() } }
+        var outputs: [FormatOutput] = []
+        for (format, staged) in zip(formats, hapticOutputs) {
+            let bytes = try staged.write { try format.write(track, context: context, to: $0) }
+            outputs.append(FormatOutput(formatID: type(of: format).id, url: staged.destination, bytes: bytes))
+        }
 
-        // Audio first, then the AHAP: an AHAP on disk never names audio that is not there.
+        // Audio first, then the haptics: a haptic file on disk never names audio that is not there.
         if let audioOutput {
             try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: besideSource)
-            try audioOutput.commit()
+            try audioOutput.commit(recordingIn: log)
         }
-        try ahapOutput.commit()
-        return ConversionResult(source: input, ahap: ahapURL, audio: pairing.playedURL(in: outputDirectory),
-                                format: reader.format, track: track, ahapBytes: ahapBytes)
+        for staged in hapticOutputs { try staged.commit(recordingIn: log) }
+        return ConversionResult(source: input, outputs: outputs, audio: pairing.playedURL(in: outputDirectory),
+                                audioFormat: reader.format, track: track)
     }
 
     /// Streams the file through the analysis (and the paired-audio writer, if any).
-    private func decode(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
+    private func analyse(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
         let channels = reader.format.channels
         let session = AnalysisSession(sampleRate: reader.format.sampleRate,
                                       configuration: preset.analysisConfiguration())
@@ -151,36 +183,6 @@ public struct Converter {
         }
     }
 
-    private func writerOptions(audioName: String?, source: URL) -> AHAPWriter.Options {
-        let output = preset.parameters(OutputSettings.id)
-        return AHAPWriter.Options(
-            audioFileName: audioName,
-            audioVolume: output.number("audioVolume"),
-            useVolumeEnvelope: output.flag("useVolumeEnvelope"),
-            metadata: provenance.metadata(source: source.lastPathComponent))
-    }
-
-    /// Makes sure the outputs can be written before any work is done, with a reason that
-    /// names the folder (the message's file is the input).
-    private static func prepare(_ directory: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw FileError(file: directory.path, reason: "output folder \(directory.path) is a file",
-                                      hint: "choose a folder with -o")
-            }
-        } else {
-            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                throw FileError(file: directory.path, reason: "cannot create output folder \(directory.path): "
-                                      + FileErrorReason.describe(error), hint: "choose another folder with -o")
-            }
-        }
-        guard access(directory.path, W_OK) == 0 else {
-            throw FileError(file: directory.path, reason: "cannot write into output folder \(directory.path): "
-                                  + String(cString: strerror(errno)), hint: "choose another folder with -o")
-        }
-    }
-
     /// Beside the sources, an existing audio file with the paired name may be the user's own
     /// sound (e.g. `boom.wav` next to `boom.ogg`): replace it only when it already holds
     /// exactly what we would write (a previous run's output).
@@ -195,13 +197,13 @@ public struct Converter {
     }
 }
 
-/// How the AHAP's AudioCustom event gets audio that Apple platforms play, sample for sample.
+/// How the haptics get audio that Apple platforms play, sample for sample (AHAP's AudioCustom event).
 enum AudioPairing {
-    /// Pairing is off: no AudioCustom event.
+    /// Pairing is off: haptics only.
     case none
-    /// The source itself sits beside the AHAP and plays as it is.
+    /// The source itself sits beside the haptic files and plays as it is.
     case reference(name: String)
-    /// WAV/AIFF/CAF source copied unchanged next to the AHAP.
+    /// WAV/AIFF/CAF source copied unchanged next to the haptic files.
     case copy(URL)
     /// Anything else (FLAC, OGG, Opus, MP3, …) decoded into a WAV with the same rate,
     /// channels and frames: Apple devices do not reliably play OGG/Opus, and MP3 decoders
@@ -227,7 +229,7 @@ enum AudioPairing {
         }
     }
 
-    /// Name written into `EventWaveformPath`, relative to the AHAP.
+    /// The audio's name relative to the haptic files (AHAP's `EventWaveformPath`).
     var audioName: String? {
         switch self {
         case .none: return nil

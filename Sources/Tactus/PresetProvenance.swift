@@ -20,8 +20,8 @@ public struct PresetProvenance: Equatable {
         toolVersion = TactusVersion.current
     }
 
-    func metadata(source: String) -> [AHAPDocument.MetadataEntry] {
-        var entries: [AHAPDocument.MetadataEntry] = [
+    func metadata(source: String) -> [MetadataEntry] {
+        var entries: [MetadataEntry] = [
             .init(key: "Project", value: "Tactus"),
             .init(key: "Description", value: "Haptics for \(source), made by Tactus"),
             .init(key: "Source", value: source),

@@ -1,3 +1,5 @@
+import TactusCore
+
 /// An Apple Haptic and Audio Pattern (AHAP) document, as plain values.
 ///
 /// The model mirrors the file one to one (element order, parameter order, metadata
@@ -6,21 +8,10 @@
 /// other tools may hold values we do not know, and the validator, not the model,
 /// is the place that judges them.
 public struct AHAPDocument: Equatable, Sendable {
-    /// One `Metadata` entry. Metadata is an ordered list because the file is read by
-    /// people too; Core Haptics ignores it.
-    public struct MetadataEntry: Equatable, Sendable {
-        public var key: String
-        public var value: String
-
-        public init(key: String, value: String) {
-            self.key = key
-            self.value = value
-        }
-    }
-
     /// `Version`; Core Haptics knows only 1.0.
     public var version: Double
-    /// `Metadata` (Project, Created, Description, Source, Preset, ToolVersion…), in order.
+    /// `Metadata` (Project, Created, Description, Source, Preset, ToolVersion…), in order;
+    /// Core Haptics ignores it.
     public var metadata: [MetadataEntry]
     /// `Pattern`, in file order.
     public var pattern: [AHAPElement]

@@ -44,7 +44,7 @@ public struct AHAPDecoder: Sendable {
     /// Metadata is free text for people and Core Haptics ignores it, so other tools'
     /// numbers and booleans are kept as text and anything else (null, arrays, objects) is
     /// dropped rather than failing a file that plays fine.
-    private func metadataEntries(_ node: Node) throws -> [AHAPDocument.MetadataEntry] {
+    private func metadataEntries(_ node: Node) throws -> [MetadataEntry] {
         try node.object().compactMap { key, value in
             switch value.json {
             case .string(let text): return .init(key: key, value: text)

@@ -36,14 +36,14 @@ public struct AHAPWriter: Sendable {
         /// `EventWaveformUseVolumeEnvelope` of the audio event.
         public var useVolumeEnvelope: Bool
         /// `Metadata` entries, in order (Project, Created, Description, Source, Preset, ToolVersion…).
-        public var metadata: [AHAPDocument.MetadataEntry]
+        public var metadata: [MetadataEntry]
         /// Length in seconds (0.001…1) of the ramps around a transient's lift or notch and
         /// of the return to neutral after a region. Short enough to leave the continuous
         /// feel alone, long enough not to be a discontinuity.
         public var rampDuration: Double
 
         public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
-                    metadata: [AHAPDocument.MetadataEntry] = [], rampDuration: Double = 0.01) {
+                    metadata: [MetadataEntry] = [], rampDuration: Double = 0.01) {
             self.audioFileName = audioFileName
             self.audioVolume = audioVolume
             self.useVolumeEnvelope = useVolumeEnvelope

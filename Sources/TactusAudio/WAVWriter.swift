@@ -61,7 +61,7 @@ public final class WAVWriter {
     }
 
     /// Writes the header and closes; errors here mean the file is incomplete (e.g. disk
-    /// full). Syncing to disk is left to `StagedFile.flushCommitted()` at the end of the run.
+    /// full). Syncing to disk is left to the run's `CommittedFiles` log.
     public func close() throws {
         guard !closed else { return }
         closed = true

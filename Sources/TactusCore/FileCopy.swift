@@ -6,7 +6,7 @@ import Glibc
 /// Copies files without holding them in memory.
 public enum FileCopy {
     /// Copies `source` to `destination`, never holding the whole file in memory. The source
-    /// is opened read-only. (Copies are staged; `StagedFile.flushCommitted()` syncs them.)
+    /// is opened read-only. (Callers stage the copy; its `CommittedFiles` log syncs it.)
     ///
     /// On Linux the kernel copies (`sendfile`): the bytes go from page cache to page cache
     /// once, not through a user-space buffer. Elsewhere, in blocks of `chunkSize` bytes.

@@ -30,11 +30,12 @@ public struct GalleryRow: Equatable, Sendable {
 /// and its warnings; sortable by name and by warning count. Self-contained like the pages.
 public enum GalleryPage {
     /// Writes the gallery to `url` (usually `<output root>/index.html`); links are relative to it.
-    public static func write(rows: [GalleryRow], to url: URL) throws {
+    /// The committed page is recorded in `log`.
+    public static func write(rows: [GalleryRow], to url: URL, log: CommittedFiles) throws {
         let file = StagedFile(url)
         defer { file.discard() }
         try file.write(html(rows: rows, folder: url.deletingLastPathComponent()))
-        try file.commit()
+        try file.commit(recordingIn: log)
     }
 
     /// The page, rows sorted by name (the order the batch ran in does not matter).

@@ -24,8 +24,9 @@ public enum PreviewRenderer {
     /// - Parameters:
     ///   - stem: base name of the outputs (default: the AHAP's name without extension).
     ///   - protectedPaths: files that must never be replaced (the AHAP and its sound always are).
+    ///   - log: where the committed outputs are recorded, to be synced by the caller.
     public static func render(ahap: URL, into directory: URL, stem: String? = nil,
-                              protectedPaths: Set<String> = []) throws -> PreviewSummary {
+                              protectedPaths: Set<String> = [], log: CommittedFiles) throws -> PreviewSummary {
         let (document, evaluator, audio, outputs, warnings) = try open(ahap, into: directory, stem: stem)
         try refuseOverlongPreview(evaluator, audio, ahap: ahap)
         try outputs.prepare(protecting: protectedPaths.union([ahap, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
@@ -52,7 +53,7 @@ public enum PreviewRenderer {
         try outputs.plot.write(svg)
         try outputs.page.write(PreviewPage(summary: summary, svg: svg, audioOffset: audio?.offset ?? 0).html())
         // The page last: a page on disk never names a sound or plot that is not there.
-        for file in outputs.staged { try file.commit() }
+        for file in outputs.staged { try file.commit(recordingIn: log) }
         return summary
     }
 
@@ -159,15 +160,7 @@ private struct Outputs {
     var staged: [StagedFile] { [haptics, sideBySide, plot, page].compactMap { $0 } }
 
     func prepare(protecting protected: Set<String>) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FileError(file: directory.path, reason: "output folder is a file") }
-        } else {
-            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-                throw FileError(file: directory.path, reason: "cannot create output folder: "
-                                   + (error as NSError).localizedDescription)
-            }
-        }
+        try OutputFolder.prepare(directory)
         for file in staged where protected.contains(file.destination.standardizedFileURL.path) {
             throw FileError(file: file.destination.path, reason: "would overwrite an input",
                                hint: "choose another output folder with -o")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusCore
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +31,7 @@ struct Analyze: ParsableCommand {
         let preset = try presetOptions.resolve()
         let analysisReport: AnalysisReport
         do {
-            let (audio, analysis, track) = try Converter(preset: preset).analyze(URL(fileURLWithPath: input))
+            let (audio, analysis, track) = try Converter(preset: preset, log: CommittedFiles()).analyze(URL(fileURLWithPath: input))
             analysisReport = AnalysisReport(file: input, format: audio, analysis: analysis, track: track, preset: preset)
         } catch {
             report(error)

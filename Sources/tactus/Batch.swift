@@ -35,6 +35,7 @@ struct Batch: ParsableCommand {
     var output: String
 
     @OptionGroup var presetOptions: PresetOptions
+    @OptionGroup var formatOptions: FormatOptions
 
     @Option(help: "Files converted at once (default: the number of cores).")
     var jobs: Int?
@@ -75,6 +76,7 @@ struct Batch: ParsableCommand {
         options.jobs = jobs ?? options.jobs
         options.force = force
         options.prune = prune
+        options.formats = try formatOptions.resolve()
         if preview { options.steps = [PreviewStep()] }
         let plan: BatchPlan
         do { plan = try BatchPlan(options) } catch let error as BatchUsageError {
@@ -84,7 +86,8 @@ struct Batch: ParsableCommand {
         for problem in plan.problems { report(problem) }
         for failure in plan.failures { report(failure.error!) }
 
-        let runner = BatchRunner(plan: plan)
+        let log = CommittedFiles()
+        let runner = BatchRunner(plan: plan, log: log)
         let stop = BatchStop()
         let interrupts = InterruptHandler(runner: runner, stop: stop)
         let display = ProgressDisplay(plan: plan, quiet: quiet)
@@ -100,7 +103,7 @@ struct Batch: ParsableCommand {
         var failed = !result.succeeded
         if preview && interrupts.received == nil {
             do {
-                let gallery = try BatchGallery.write(result, outputRoot: plan.outputRoot)
+                let gallery = try BatchGallery.write(result, outputRoot: plan.outputRoot, log: log)
                 if !quiet { print("gallery: \(gallery.path)") }
             } catch {
                 report(error)
@@ -108,12 +111,12 @@ struct Batch: ParsableCommand {
             }
         }
         if let reportPath {
-            do { try BatchReport(result, plan: plan).write(to: URL(fileURLWithPath: reportPath)) } catch {
+            do { try BatchReport(result, plan: plan).write(to: URL(fileURLWithPath: reportPath), log: log) } catch {
                 report(error)
                 failed = true
             }
         }
-        for problem in StagedFile.flushCommitted() {  // the gallery and the report
+        for problem in log.flush() {  // the gallery and the report
             report(problem)
             failed = true
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusCore
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,15 +18,17 @@ struct Convert: ParsableCommand {
         """)
 
     @OptionGroup var options: PerFileOptions
+    @OptionGroup var formatOptions: FormatOptions
 
     func run() throws {
-        let (converter, files) = try options.prepare()
-        try files.forEach { url in
+        let log = CommittedFiles()
+        let (converter, files) = try options.prepare(formats: try formatOptions.resolve(), log: log)
+        try files.forEach(flushing: log) { url in
             let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
                                                protectedPaths: files.protectedPaths)
             if !options.quiet {
                 let t = result.track
-                print("\(url.path) → \(result.ahap.path)  (\(t.transients.count) transients, "
+                print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(t.transients.count) transients, "
                       + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")
             }
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusAHAP
+import TactusCore
 import TactusPreview
 
 struct Preview: ParsableCommand {
@@ -28,13 +30,14 @@ struct Preview: ParsableCommand {
     @OptionGroup var options: PerFileOptions
 
     func run() throws {
-        let (converter, files) = try options.prepare()
-        try files.forEach { url in
+        let log = CommittedFiles()
+        let (converter, files) = try options.prepare(log: log)
+        try files.forEach(flushing: log) { url in
             let directory = files.directory(for: url)
-            let ahap = url.pathExtension.lowercased() == "ahap" ? url
-                : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).ahap
+            let ahap = url.pathExtension.lowercased() == AHAPFormat.fileExtension ? url
+                : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).outputs[0].url
             let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: files.stems[url],
-                                                     protectedPaths: files.protectedPaths)
+                                                     protectedPaths: files.protectedPaths, log: log)
             if !options.quiet { print(Self.line(for: url, summary)) }
         }
     }

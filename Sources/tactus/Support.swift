@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import Tactus
-import TactusMapping
+import TactusAHAP
 import TactusCore
+import TactusMapping
 
 enum TactusCLIVersion {
     static var text: String { TactusVersion.current }
@@ -77,9 +78,9 @@ struct InputFiles {
         outputDirectory ?? url.deletingLastPathComponent()
     }
 
-    /// Runs `body` for each input, reporting failures as one line each, then flushes what was
-    /// written to disk; exit 1 if anything failed.
-    func forEach(_ body: (URL) throws -> Void) throws {
+    /// Runs `body` for each input, reporting failures as one line each, then syncs what was
+    /// committed into `log` to disk; exit 1 if anything failed.
+    func forEach(flushing log: CommittedFiles, _ body: (URL) throws -> Void) throws {
         var failures = 0
         for url in urls {
             do { try body(url) } catch {
@@ -87,7 +88,7 @@ struct InputFiles {
                 failures += 1
             }
         }
-        for problem in StagedFile.flushCommitted() {
+        for problem in log.flush() {
             report(problem)
             failures += 1
         }
@@ -109,8 +110,26 @@ struct PerFileOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    /// The converter for the chosen preset and the inputs with their output names.
-    func prepare() throws -> (Converter, InputFiles) {
-        (Converter(preset: try presetOptions.resolve()), InputFiles(inputs, output: output))
+    /// The converter for the chosen preset and formats, recording into `log`, and the inputs
+    /// with their output names.
+    func prepare(formats: [any HapticFormat] = [AHAPFormat()], log: CommittedFiles) throws -> (Converter, InputFiles) {
+        (Converter(preset: try presetOptions.resolve(), formats: formats, log: log), InputFiles(inputs, output: output))
+    }
+}
+
+/// The haptic formats a command writes (`convert`, `batch`).
+struct FormatOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Haptic formats to write, repeatable or comma-separated: "
+            + OutputFormats.all.map { "\($0.id) (.\($0.fileExtension))" }.joined(separator: ", ") + ".",
+        valueName: "id"))
+    var format: [String] = OutputFormats.defaultIDs
+
+    /// The selected formats; an unknown id is a usage error (exit 64).
+    func resolve() throws -> [any HapticFormat] {
+        do { return try OutputFormats.select(format) } catch {
+            report(error)
+            throw ExitCode(64)
+        }
     }
 }

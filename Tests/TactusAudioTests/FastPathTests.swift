@@ -57,34 +57,53 @@ final class FastPathTests: XCTestCase {
         XCTAssertThrowsError(try FileCopy.stream(from: dir.appendingPathComponent("missing.bin"), to: copy))
     }
 
-    /// Committed outputs are synced once at the end; a file removed since is no failure,
+    /// A log syncs what was committed into it, once; a file removed since is no failure,
     /// and a flush forgets what it synced.
-    func testFlushCommittedSyncsWhatWasCommitted() throws {
-        _ = StagedFile.flushCommitted()
+    func testFlushSyncsWhatWasCommittedIntoTheLog() throws {
+        let log = CommittedFiles()
         let kept = StagedFile(dir.appendingPathComponent("kept.txt"))
         try kept.write("kept")
-        try kept.commit()
+        try kept.commit(recordingIn: log)
         let removed = StagedFile(dir.appendingPathComponent("removed.txt"))
         try removed.write("removed")
-        try removed.commit()
+        try removed.commit(recordingIn: log)
+        let again = StagedFile(kept.destination)
+        try again.write("kept")
+        try again.commit(recordingIn: log)
+        XCTAssertEqual(log.pending, [kept.destination.path, removed.destination.path], "in commit order, once each")
         try FileManager.default.removeItem(at: removed.destination)
-        XCTAssertEqual(StagedFile.flushCommitted(), [])
+        XCTAssertEqual(log.flush(), [])
+        XCTAssertEqual(log.pending, [])
         XCTAssertEqual(try String(contentsOf: kept.destination, encoding: .utf8), "kept")
-        XCTAssertEqual(StagedFile.flushCommitted(), [])
     }
 
-    /// The batch's background flusher syncs while files are committed and stops cleanly,
-    /// leaving nothing behind for the end-of-run flush.
-    func testBackgroundFlushStopsAndLeavesNothing() throws {
-        _ = StagedFile.flushCommitted()
-        let flush = BackgroundFlush(interval: 0.01)
+    /// Two runs in one process keep two logs: flushing one neither syncs nor forgets the
+    /// other's files.
+    func testLogsOfTwoRunsAreIndependent() throws {
+        let first = CommittedFiles(), second = CommittedFiles()
+        for (index, log) in [first, second].enumerated() {
+            let output = StagedFile(dir.appendingPathComponent("run\(index).txt"))
+            try output.write("\(index)")
+            try output.commit(recordingIn: log)
+        }
+        XCTAssertEqual(first.flush(), [])
+        XCTAssertEqual(first.pending, [])
+        XCTAssertEqual(second.pending, [dir.appendingPathComponent("run1.txt").path])
+    }
+
+    /// The batch's background flusher drains its log while files are committed and stops
+    /// cleanly, leaving nothing behind for the end-of-run flush.
+    func testBackgroundFlushDrainsItsLogAndStops() throws {
+        let log = CommittedFiles()
+        let flush = BackgroundFlush(log: log, interval: 0.01)
         for i in 0..<20 {
             let output = StagedFile(dir.appendingPathComponent("f\(i).txt"))
             try output.write("\(i)")
-            try output.commit()
+            try output.commit(recordingIn: log)
             if i % 5 == 0 { Thread.sleep(forTimeInterval: 0.02) }
         }
         XCTAssertEqual(flush.finish(), [])
+        XCTAssertEqual(log.pending, [], "finish syncs what the thread had not reached")
         XCTAssertEqual(flush.finish(), [], "a second finish returns at once")
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("f19.txt"), encoding: .utf8), "19")
     }

@@ -2,6 +2,7 @@ import Foundation
 import TactusTestSupport
 @testable import TactusPreview
 import XCTest
+import TactusCore
 
 final class GalleryPageTests: XCTestCase {
     private var folder: URL!
@@ -23,12 +24,12 @@ final class GalleryPageTests: XCTestCase {
                                                named: "Hum", in: folder)
         let rows = [
             GalleryRow(name: "ui/tap.wav", status: .ok, warnings: ["one", "two"],
-                       preview: try PreviewRenderer.render(ahap: tap, into: sub)),
+                       preview: try PreviewRenderer.render(ahap: tap, into: sub, log: CommittedFiles())),
             GalleryRow(name: "broken.ogg", status: .failed("is not audio libsndfile can read")),
-            GalleryRow(name: "Hum.wav", status: .ok, preview: try PreviewRenderer.render(ahap: hum, into: folder)),
+            GalleryRow(name: "Hum.wav", status: .ok, preview: try PreviewRenderer.render(ahap: hum, into: folder, log: CommittedFiles())),
         ]
         let index = folder.appendingPathComponent("index.html")
-        try GalleryPage.write(rows: rows, to: index)
+        try GalleryPage.write(rows: rows, to: index, log: CommittedFiles())
 
         let text = try String(contentsOf: index, encoding: .utf8)
         let page = try ParsedMarkup(text)

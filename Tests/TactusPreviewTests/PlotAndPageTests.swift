@@ -5,6 +5,7 @@ import TactusMapping
 import TactusTestSupport
 @testable import TactusPreview
 import XCTest
+import TactusCore
 
 /// The plot and page of a real conversion: a Corpus sound through the default preset.
 final class PlotAndPageTests: XCTestCase {
@@ -16,9 +17,9 @@ final class PlotAndPageTests: XCTestCase {
         folder = AudioFixture.temporaryDirectory(name)
         let source = Corpus.root.appendingPathComponent("multi/door_open_close.wav")
         let preset = try PresetLibrary.standard().resolve("default")
-        let result = try Converter(preset: preset).convert(source, to: folder)
-        summary = try PreviewRenderer.render(ahap: result.ahap, into: folder)
-        evaluator = PatternEvaluator(try AHAPDecoder().decode(Data(contentsOf: result.ahap)))
+        let result = try Converter(preset: preset, log: CommittedFiles()).convert(source, to: folder)
+        summary = try PreviewRenderer.render(ahap: result.output(AHAPFormat.id)!, into: folder, log: CommittedFiles())
+        evaluator = PatternEvaluator(try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!)))
     }
 
     override func tearDownWithError() throws {
@@ -79,7 +80,7 @@ final class PlotAndPageTests: XCTestCase {
     /// Same input, same bytes: every output of a second run into another folder is identical.
     func testOutputsAreByteIdenticalAcrossRuns() throws {
         let again = folder.appendingPathComponent("again", isDirectory: true)
-        let second = try PreviewRenderer.render(ahap: summary.ahap, into: again)
+        let second = try PreviewRenderer.render(ahap: summary.ahap, into: again, log: CommittedFiles())
         let pairs = [(summary.hapticsAudio, second.hapticsAudio), (summary.plot, second.plot),
                      (summary.sideBySideAudio!, second.sideBySideAudio!)]
         for (first, repeated) in pairs {

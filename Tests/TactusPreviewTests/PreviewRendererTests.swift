@@ -3,6 +3,7 @@ import TactusAHAP
 import TactusTestSupport
 @testable import TactusPreview
 import XCTest
+import TactusCore
 
 final class PreviewRendererTests: XCTestCase {
     private var folder: URL!
@@ -27,7 +28,7 @@ final class PreviewRendererTests: XCTestCase {
             PreviewFixtures.continuous(0.4, duration: 0.3, intensity: 0.6, sharpness: 0.2),
         ], named: "hit", in: folder)
         let out = folder.appendingPathComponent("out", isDirectory: true)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: out)
+        let summary = try PreviewRenderer.render(ahap: ahap, into: out, log: CommittedFiles())
 
         let (mix, mixFormat) = try PreviewFixtures.readAudio(try XCTUnwrap(summary.sideBySideAudio))
         let (haptics, hapticsFormat) = try PreviewFixtures.readAudio(summary.hapticsAudio)
@@ -53,13 +54,13 @@ final class PreviewRendererTests: XCTestCase {
         let bogus = folder.appendingPathComponent("notes.ahap")
         try Data("{\"Pattern\": 3}".utf8).write(to: bogus)
         let out = folder.appendingPathComponent("out", isDirectory: true)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: bogus, into: out)) { error in
+        XCTAssertThrowsError(try PreviewRenderer.render(ahap: bogus, into: out, log: CommittedFiles())) { error in
             let message = "\(error)"
             XCTAssertTrue(message.hasPrefix(bogus.path + ": is not an AHAP file"), message)
             XCTAssertFalse(message.contains("\n"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: folder.appendingPathComponent("missing.ahap"), into: out)) {
+        XCTAssertThrowsError(try PreviewRenderer.render(ahap: folder.appendingPathComponent("missing.ahap"), into: out, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".hasSuffix("missing.ahap: no such file"), "\($0)")
         }
     }
@@ -71,7 +72,7 @@ final class PreviewRendererTests: XCTestCase {
         let soundURL = try AudioFixture.write(sound, to: folder.appendingPathComponent("x.haptics.wav"), sampleRate: 16_000)
         let before = try Data(contentsOf: soundURL)
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.audio("x.haptics.wav")], named: "x", in: folder)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder)) {
+        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".contains("would overwrite an input"), "\($0)")
         }
         XCTAssertEqual(try Data(contentsOf: soundURL), before)
@@ -83,7 +84,7 @@ final class PreviewRendererTests: XCTestCase {
         let ahap = try PreviewFixtures.writeAHAP([
             PreviewFixtures.audio("gone.wav"), PreviewFixtures.transient(0.2, intensity: 1, sharpness: 1),
         ], named: "lost", in: folder, preset: nil)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: folder)
+        let summary = try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())
         XCTAssertNil(summary.originalAudio)
         XCTAssertNil(summary.sideBySideAudio)
         XCTAssertNil(summary.presetName)
@@ -99,7 +100,7 @@ final class PreviewRendererTests: XCTestCase {
     func testAbsurdlyLongPatternIsRefused() throws {
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.transient(1e7, intensity: 1, sharpness: 1)],
                                                 named: "far", in: folder)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder)) {
+        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".contains("haptics run past 3600 s"), "\($0)")
         }
         XCTAssertEqual(try PreviewFixtures.names(in: folder), ["far.ahap"])

@@ -3,6 +3,7 @@ import TactusAHAP
 import TactusTestSupport
 @testable import TactusPreview
 import XCTest
+import TactusCore
 
 final class SonificationTests: XCTestCase {
     private var folder: URL!
@@ -19,7 +20,7 @@ final class SonificationTests: XCTestCase {
     func testSingleTransientIsOneTickAtItsSampleAndSilenceElsewhere() throws {
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.transient(0.5, intensity: 0.8, sharpness: 0.6)],
                                                 named: "tick", in: folder)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: folder)
+        let summary = try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())
         let (samples, format) = try PreviewFixtures.readAudio(summary.hapticsAudio)
         XCTAssertEqual(format.sampleRate, PreviewRenderer.defaultSampleRate)
         XCTAssertEqual(format.channels, 1)

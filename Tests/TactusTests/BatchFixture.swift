@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusMapping
 import TactusTestSupport
+import TactusCore
 
 /// A temporary input tree of generated sounds for the batch tests, with helpers to run a
 /// batch on it and to inspect what it wrote.
@@ -52,7 +53,7 @@ struct BatchFixture {
     func run(jobs: Int = 2, _ configure: (inout BatchOptions) -> Void = { _ in }) throws -> BatchResult {
         var options = options(jobs: jobs)
         configure(&options)
-        return BatchRunner(plan: try BatchPlan(options)).run()
+        return BatchRunner(plan: try BatchPlan(options), log: CommittedFiles()).run()
     }
 
     /// Every file below the output folder (hidden ones included) by relative path.

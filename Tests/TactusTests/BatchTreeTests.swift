@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusTestSupport
 import XCTest
+import TactusCore
 
 /// Which files a batch finds, what it writes for them and how it names them.
 final class BatchTreeTests: XCTestCase {
@@ -87,7 +88,7 @@ final class BatchTreeTests: XCTestCase {
         for _ in 0..<2 {
             var options = fixture.options()
             options.output = inside.path
-            let result = BatchRunner(plan: try BatchPlan(options)).run()
+            let result = BatchRunner(plan: try BatchPlan(options), log: CommittedFiles()).run()
             XCTAssertEqual(result.files.map(\.source), ["boom.wav"])
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: inside.appendingPathComponent("haptics").path))
@@ -104,8 +105,8 @@ final class BatchTreeTests: XCTestCase {
         var options = fixture.options()
         options.output = fixture.input.path
 
-        let first = BatchRunner(plan: try BatchPlan(options)).run()
-        let second = BatchRunner(plan: try BatchPlan(options)).run()
+        let first = BatchRunner(plan: try BatchPlan(options), log: CommittedFiles()).run()
+        let second = BatchRunner(plan: try BatchPlan(options), log: CommittedFiles()).run()
 
         XCTAssertEqual(first.count(.converted), 2)
         XCTAssertEqual(second.files.map(\.source), ["bell.wav", "ui/zap.ogg"])

@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusMapping
 import TactusTestSupport
+import TactusCore
 
 /// The default preset as shipped in Presets/.
 func shippedPreset(_ name: String = "default", overrides: [String] = []) throws -> ResolvedPreset {
@@ -16,14 +17,14 @@ final class CorpusTests: XCTestCase {
     func testCorpusConvertsToValidAHAPsOnTheAttacks() throws {
         let entries = try GroundTruth.find(in: Corpus.root)
         XCTAssertGreaterThanOrEqual(entries.count, 20)
-        let converter = Converter(preset: try shippedPreset())
+        let converter = Converter(preset: try shippedPreset(), log: CommittedFiles())
         let out = AudioFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         var at50 = OnsetScore(), at25 = OnsetScore()
         for entry in entries {
             let dir = out.appendingPathComponent(entry.condition, isDirectory: true)
             let result = try converter.convert(entry.audio, to: dir)
-            let report = AHAPValidator(baseDirectory: dir).validate(contentsOf: result.ahap)
+            let report = AHAPValidator(baseDirectory: dir).validate(contentsOf: result.output(AHAPFormat.id)!)
             XCTAssertTrue(report.isValid, "\(entry.audio.lastPathComponent): \(report)")
             let times = result.track.transients.map(\.time)
             at50 = at50 + OnsetScore(detected: times, truth: entry.onsets, tolerance: 0.05)

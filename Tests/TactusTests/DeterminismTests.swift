@@ -2,6 +2,7 @@ import XCTest
 import Tactus
 import TactusAHAP
 import TactusTestSupport
+import TactusCore
 
 /// The same input and preset give the same bytes: across runs (separate processes),
 /// across `--jobs` values, and — for the haptics — across lossless containers holding
@@ -85,13 +86,13 @@ final class DeterminismTests: XCTestCase {
     func testSameSamplesInAnyLosslessContainerGiveTheSameHaptics() throws {
         let samples = sound(seed: 3)
         let formats: [AudioFixture.Format] = [.wav16, .flac16, .aiff16, .caf16, .w64]
-        let converter = Converter(preset: try shippedPreset())
+        let converter = Converter(preset: try shippedPreset(), log: CommittedFiles())
         var results: [(ConversionResult, AHAPDocument)] = []
         for format in formats {
             let source = try AudioFixture.write(samples, to: folder.appendingPathComponent("hit.\(format.fileExtension)"),
                                                 sampleRate: 44_100, format: format)
             let result = try converter.convert(source, to: folder.appendingPathComponent(format.fileExtension))
-            results.append((result, try AHAPDecoder().decode(Data(contentsOf: result.ahap))))
+            results.append((result, try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!))))
         }
         let (reference, referenceDocument) = results[0]
         XCTAssertFalse(reference.track.transients.isEmpty)

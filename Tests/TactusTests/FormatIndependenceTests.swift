@@ -1,6 +1,7 @@
 import XCTest
 import Tactus
 import TactusTestSupport
+import TactusCore
 
 /// The same sound, whatever its rate, channels, sample format or container, gives the same
 /// transients: analysis parameters are in milliseconds and hertz, and placement is on the
@@ -30,7 +31,7 @@ final class FormatIndependenceTests: XCTestCase {
     func transients(_ format: AudioFixture.Format, rate: Int, channels: Int = 1, name: String) throws -> [Double] {
         let url = dir.appendingPathComponent("\(name).\(format.fileExtension)")
         try AudioFixture.write(Self.hits(sampleRate: Double(rate)), to: url, sampleRate: rate, channels: channels, format: format)
-        let (_, _, track) = try Converter(preset: try shippedPreset()).analyze(url)
+        let (_, _, track) = try Converter(preset: try shippedPreset(), log: CommittedFiles()).analyze(url)
         return track.transients.map(\.time)
     }
 

@@ -14,8 +14,8 @@ final class MappingTests: XCTestCase {
     func convert(_ signal: [Float], _ name: String, sampleRate: Int = 44100,
                  overrides: [String] = []) throws -> (ConversionResult, PatternEvaluator, ReferenceEnvelope) {
         let audio = try AudioFixture.write(signal, to: dir.appendingPathComponent(name), sampleRate: sampleRate)
-        let result = try Converter(preset: try shippedPreset(overrides: overrides)).convert(audio, to: dir.appendingPathComponent("out"))
-        let document = try AHAPDecoder().decode(Data(contentsOf: result.ahap))
+        let result = try Converter(preset: try shippedPreset(overrides: overrides), log: CommittedFiles()).convert(audio, to: dir.appendingPathComponent("out"))
+        let document = try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!))
         return (result, PatternEvaluator(document), try ReferenceEnvelope.measure(audio))
     }
 
@@ -29,7 +29,7 @@ final class MappingTests: XCTestCase {
         let played = reference.loudness.indices.map { evaluator.continuousIntensity(at: (Double($0) + 0.5) * 0.01) }
         let r = try XCTUnwrap(Statistics.pearson(played, reference.loudness))
         XCTAssertGreaterThan(r, 0.95)
-        let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.ahap), baseDirectory: dir.appendingPathComponent("out"),
+        let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.output(AHAPFormat.id)!), baseDirectory: dir.appendingPathComponent("out"),
                                             reference: reference)
         XCTAssertLessThan(fidelity.controlPointsPerSecond, 40)
         XCTAssertEqual(fidelity.validatorErrors, 0)
@@ -55,7 +55,7 @@ final class MappingTests: XCTestCase {
         let sr = 8000.0
         let bed = Signals.noise(seconds: 70, sampleRate: sr, amplitude: 0.3)
         let (result, evaluator, _) = try convert(bed, "bed.wav", sampleRate: Int(sr))
-        let document = try AHAPDecoder().decode(Data(contentsOf: result.ahap))
+        let document = try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!))
         let continuous = document.pattern.compactMap { element -> AHAPEvent? in
             if case .event(let e) = element, e.type == .hapticContinuous { return e }
             return nil
@@ -69,8 +69,8 @@ final class MappingTests: XCTestCase {
             x * Float(0.55 + 0.45 * sin(2 * Double.pi * 3 * Double(i) / sr))
         }
         let (moving, _, _) = try convert(tremolo, "tremolo.wav", sampleRate: Int(sr))
-        let steadyRate = Double(try Self.controlPoints(result.ahap)) / 70
-        let movingRate = Double(try Self.controlPoints(moving.ahap)) / 10
+        let steadyRate = Double(try Self.controlPoints(result.output(AHAPFormat.id)!)) / 70
+        let movingRate = Double(try Self.controlPoints(moving.output(AHAPFormat.id)!)) / 10
         XCTAssertLessThan(steadyRate * 3, movingRate, "fewer points where the sound is steady")
     }
 

@@ -110,12 +110,12 @@ final class PresetTests: XCTestCase {
         for name in library.names() {
             let json = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent(name + ".json")))
             XCTAssertEqual(SchemaCheck.problems(json, schema: schema), [], name)
-            let converter = Converter(preset: try library.resolve(name))
+            let converter = Converter(preset: try library.resolve(name), log: CommittedFiles())
             let out = dir.appendingPathComponent(name, isDirectory: true)
             for (i, entry) in corpus.enumerated() {
                 let target = out.appendingPathComponent("\(i)", isDirectory: true)
                 let result = try converter.convert(entry.audio, to: target)
-                let report = AHAPValidator(baseDirectory: target).validate(contentsOf: result.ahap)
+                let report = AHAPValidator(baseDirectory: target).validate(contentsOf: result.output(AHAPFormat.id)!)
                 XCTAssertTrue(report.isValid, "\(name) on \(entry.audio.lastPathComponent): \(report)")
             }
         }
@@ -126,13 +126,13 @@ final class PresetTests: XCTestCase {
         let preset = try resolve("mine", ["mapping.intensity.gamma=0.7"])
         let audio = try AudioFixture.write(Signals.clicks(at: [0.1], seconds: 0.3, sampleRate: 44100),
                                            to: dir.appendingPathComponent("c.wav"), sampleRate: 44100)
-        let result = try Converter(preset: preset).convert(audio, to: dir.appendingPathComponent("out"))
+        let result = try Converter(preset: preset, log: CommittedFiles()).convert(audio, to: dir.appendingPathComponent("out"))
         let library = PresetLibrary(directories: [dir, presetsFolder])
-        let again = try PresetProvenance.read(from: result.ahap).resolve(in: library, ahap: result.ahap)
+        let again = try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)
         XCTAssertEqual(again.hash, preset.hash)
         XCTAssertEqual(again.parameters("mapping.intensity").number("gamma"), 0.7)
         try write("mine.json", #"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 6}}"#)
-        XCTAssertThrowsError(try PresetProvenance.read(from: result.ahap).resolve(in: library, ahap: result.ahap)) {
+        XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)) {
             XCTAssertTrue("\($0)".contains("has changed since this AHAP was made"), "\($0)")
         }
     }

@@ -56,12 +56,12 @@ public struct BatchManifest: Codable, Equatable, Sendable {
 
     /// Writes atomically into `folder`, and only when the bytes change, so a run that
     /// changed nothing leaves the manifest untouched too.
-    public func save(in folder: URL) throws {
+    public func save(in folder: URL, log: CommittedFiles) throws {
         let url = folder.appendingPathComponent(Self.fileName)
         let data = encoded()
         if let existing = try? Data(contentsOf: url), existing == data { return }
         let output = StagedFile(url)
         try output.write(data)
-        try output.commit()
+        try output.commit(recordingIn: log)
     }
 }

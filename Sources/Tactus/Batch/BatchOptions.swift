@@ -1,4 +1,6 @@
 import Foundation
+import TactusAHAP
+import TactusCore
 import TactusMapping
 
 /// Everything a `tactus batch` run is asked to do.
@@ -18,6 +20,8 @@ public struct BatchOptions {
     public var force = false
     /// Delete the outputs of sources that no longer exist (otherwise they are only reported).
     public var prune = false
+    /// The haptic formats written for every source, in order.
+    public var formats: [any HapticFormat] = [AHAPFormat()]
     /// Extra per-file work after each conversion (e.g. previews), in order.
     public var steps: [BatchStep] = []
     public var library = PresetLibrary.standard()
@@ -38,10 +42,10 @@ public protocol BatchStep {
     /// up-to-date check: changing it rebuilds the files the step ran on.
     var fingerprint: String { get }
 
-    /// Writes the step's outputs for one converted source (atomically, inside
-    /// `result.ahap`'s folder or below) and returns them, so the manifest tracks and prunes
-    /// them with the source. Throwing fails the file.
-    func run(after result: ConversionResult, source: BatchSource) throws -> [URL]
+    /// Writes the step's outputs for one converted source (atomically, inside the folder of
+    /// `result.outputs` or below, each committed into `log`) and returns them, so the
+    /// manifest tracks and prunes them with the source. Throwing fails the file.
+    func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL]
 }
 
 /// A usage problem that stops a batch before it starts (exit 64 in the CLI).

@@ -12,11 +12,10 @@ public struct BatchJob {
     public let stem: String
     /// What the previous run wrote for this source, if anything.
     public let previous: BatchManifest.Entry?
-
-    /// The AHAP's path relative to the output folder.
-    public var ahapPath: String {
-        source.relativeFolder.isEmpty ? stem + ".ahap" : source.relativeFolder + "/" + stem + ".ahap"
-    }
+    /// The outputs' path relative to the output folder, without extension (`sub/hit`).
+    public let outputPrefix: String
+    /// The haptic files' paths relative to the output folder, one per format, in format order.
+    public let hapticPaths: [String]
 }
 
 /// The work of one batch run, decided before any file is converted: which sources, with
@@ -75,18 +74,21 @@ public struct BatchPlan {
                 failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
                     file: discovery.display(source.relativePath), reason: "not converted because \(error.file) \(error.reason)")))
             case .success(let preset):
+                let stem = stems[source.url]!
+                let prefix = source.relativeFolder.isEmpty ? stem : source.relativeFolder + "/" + stem
                 let job = BatchJob(source: source, preset: preset,
                                    outputFolder: Self.outputFolder(of: source, in: outputRoot),
-                                   stem: stems[source.url]!, previous: manifest.files[source.relativePath])
+                                   stem: stem, previous: manifest.files[source.relativePath], outputPrefix: prefix,
+                                   hapticPaths: options.formats.map { prefix + "." + type(of: $0).fileExtension })
                 // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
                 // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.
-                if let owner = claimed[job.ahapPath] {
+                if let (path, owner) = job.hapticPaths.lazy.compactMap({ path in claimed[path].map { (path, $0) } }).first {
                     failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
                         file: discovery.display(source.relativePath),
-                        reason: "would write \(job.ahapPath), which \(owner) already writes", hint: "rename one of them")))
+                        reason: "would write \(path), which \(owner) already writes", hint: "rename one of them")))
                     continue
                 }
-                claimed[job.ahapPath] = source.relativePath
+                for path in job.hapticPaths { claimed[path] = source.relativePath }
                 jobs.append(job)
             }
         }

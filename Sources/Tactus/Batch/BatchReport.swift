@@ -65,10 +65,10 @@ public struct BatchReport: Encodable {
         return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
     }
 
-    /// Writes the report atomically (a temporary file renamed into place).
-    public func write(to url: URL) throws {
+    /// Writes the report atomically (a temporary file renamed into place), recorded in `log`.
+    public func write(to url: URL, log: CommittedFiles) throws {
         let output = StagedFile(url.standardizedFileURL)
         try output.write(encoded())
-        try output.commit()
+        try output.commit(recordingIn: log)
     }
 }

@@ -19,14 +19,17 @@ public enum BatchEvent {
 /// which worker finished first.
 public final class BatchRunner {
     public let plan: BatchPlan
+    /// Every output the run commits, synced in the background and before the manifest is saved.
+    public let log: CommittedFiles
     private let lock = NSLock()
     private var nextJob = 0
     private var outcomes: [BatchFileOutcome?]
     /// Output folders of the jobs being converted now, by job index.
     private var inFlight: [Int: URL] = [:]
 
-    public init(plan: BatchPlan) {
+    public init(plan: BatchPlan, log: CommittedFiles) {
         self.plan = plan
+        self.log = log
         outcomes = Array(repeating: nil, count: plan.jobs.count)
     }
 
@@ -36,7 +39,7 @@ public final class BatchRunner {
         let started = ContinuousClock.now
         OutputTree.removeTemporaries(in: Set(plan.jobs.map(\.outputFolder)))
         let workers = min(plan.options.jobs, plan.jobs.count)
-        let flush = BackgroundFlush()
+        let flush = BackgroundFlush(log: log)
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
@@ -106,11 +109,12 @@ public final class BatchRunner {
             if !plan.options.force, let previous = job.previous, isCurrent(previous, job, contentHash, steps) {
                 return BatchFileOutcome(source: source, status: .upToDate, entry: previous, seconds: Self.seconds(since: started))
             }
-            let result = try Converter(preset: job.preset).convert(job.source.url, to: job.outputFolder, stem: job.stem,
-                                                                   protectedPaths: plan.protectedPaths)
-            var written = [result.ahap] + [result.audio].compactMap { $0 }
+            let converter = Converter(preset: job.preset, formats: plan.options.formats, log: log)
+            let result = try converter.convert(job.source.url, to: job.outputFolder, stem: job.stem,
+                                               protectedPaths: plan.protectedPaths)
+            var written = result.outputs.map(\.url) + [result.audio].compactMap { $0 }
             for step in plan.options.steps {
-                written += try step.run(after: result, source: job.source)
+                written += try step.run(after: result, source: job.source, log: log)
             }
             let entry = BatchManifest.Entry(
                 contentHash: contentHash, preset: job.preset.name, presetHash: job.preset.hash,
@@ -129,11 +133,16 @@ public final class BatchRunner {
     }
 
     /// Up to date: same bytes, same resolved preset (by name and values), same tool, same
-    /// extra steps, same output name, and every output still there.
+    /// extra steps, the same haptic files (names and formats), and every output still there.
     private func isCurrent(_ entry: BatchManifest.Entry, _ job: BatchJob, _ contentHash: String, _ steps: [String]) -> Bool {
         entry.contentHash == contentHash && entry.preset == job.preset.name && entry.presetHash == job.preset.hash
-            && entry.toolVersion == TactusVersion.current && entry.steps == steps && entry.outputs.contains(job.ahapPath)
+            && entry.toolVersion == TactusVersion.current && entry.steps == steps && hapticOutputs(of: entry, job) == Set(job.hapticPaths)
             && entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: plan.outputRoot.appendingPathComponent($0).path) }
+    }
+
+    /// The files among `entry`'s outputs that some registered format would name for `job`.
+    private func hapticOutputs(of entry: BatchManifest.Entry, _ job: BatchJob) -> Set<String> {
+        Set(OutputFormats.all.map { job.outputPrefix + "." + $0.fileExtension }).intersection(entry.outputs)
     }
 
     private func relativeOutputPath(_ url: URL) -> String? {
@@ -167,7 +176,7 @@ public final class BatchRunner {
         }, under: plan.outputRoot)
         // The outputs reach the disk before the manifest that records them as done.
         result.problems += flush.finish()
-        do { try manifest.save(in: plan.outputRoot) } catch {
+        do { try manifest.save(in: plan.outputRoot, log: log) } catch {
             let cause = FileError(file: plan.outputRoot, error)
             result.problems.append(FileError(file: plan.displayOutput(BatchManifest.fileName), reason: cause.reason,
                                                    hint: "the next run will rebuild what this one converted"))

@@ -1,4 +1,5 @@
 import Foundation
+import TactusAHAP
 import TactusMapping
 import TactusCore
 
@@ -18,12 +19,13 @@ public struct CorpusEvaluation {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tactus-evaluate-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let converter = Converter(preset: preset)
+        // Scratch outputs, deleted afterwards: never synced to disk.
+        let converter = Converter(preset: preset, formats: [AHAPFormat()], log: CommittedFiles())
         var evaluation = CorpusEvaluation()
         for (i, truth) in annotations.enumerated() {
             let dir = scratch.appendingPathComponent("\(i)", isDirectory: true)
             let result = try converter.convert(truth.audio, to: dir)
-            let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.ahap), baseDirectory: dir,
+            let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.outputs[0].url), baseDirectory: dir,
                                                 reference: ReferenceEnvelope.measure(truth.audio))
             evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
                                                fidelity: fidelity))

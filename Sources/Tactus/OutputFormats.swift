@@ -1,0 +1,73 @@
+import Foundation
+import TactusAHAP
+import TactusCore
+
+/// The registry of output formats `--format` and presets can select by id: a static table of
+/// the built-in ones plus any a library user registers (no dynamic loading).
+public enum OutputFormats {
+    /// The built-in formats. A new built-in format is one line here.
+    public static let builtIn: [any HapticFormat.Type] = [
+        AHAPFormat.self,
+    ]
+
+    /// What `tactus convert` writes when no format is named.
+    public static let defaultIDs = [AHAPFormat.id]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered: [any HapticFormat.Type] = []
+
+    /// Every selectable format: built-in first, then registered ones.
+    public static var all: [any HapticFormat.Type] {
+        lock.lock()
+        defer { lock.unlock() }
+        return builtIn + registered
+    }
+
+    /// Makes a format of your own selectable by id; replaces one registered with the same id.
+    public static func register(_ format: any HapticFormat.Type) {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(!builtIn.contains { $0.id == format.id }, "\(format.id) is a built-in format")
+        registered.removeAll { $0.id == format.id }
+        registered.append(format)
+    }
+
+    public static func named(_ id: String) -> (any HapticFormat.Type)? {
+        all.first { $0.id == id }
+    }
+
+    /// The format whose files end in `fileName`'s extension, if it can read them.
+    public static func reader(for fileName: String) -> (any HapticReadableFormat.Type)? {
+        let lowered = fileName.lowercased()
+        return all.compactMap { $0 as? any HapticReadableFormat.Type }
+            .first { lowered.hasSuffix("." + $0.fileExtension) }
+    }
+
+    /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or
+    /// `["ahap,haptic"]`), in the order given, without repeats.
+    /// - Throws: `FormatSelectionError` for an unknown id, with the known ones.
+    public static func select(_ ids: [String]) throws -> [any HapticFormat] {
+        var seen: Set<String> = []
+        var formats: [any HapticFormat] = []
+        for id in ids.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            guard let format = named(id) else {
+                throw FormatSelectionError(id: id, known: all.map { $0.id })
+            }
+            if seen.insert(id).inserted { formats.append(format.init()) }
+        }
+        guard !formats.isEmpty else { throw FormatSelectionError(id: "", known: all.map { $0.id }) }
+        return formats
+    }
+}
+
+/// An unknown (or empty) format id.
+public struct FormatSelectionError: Error, Equatable, CustomStringConvertible {
+    public let id: String
+    public let known: [String]
+
+    public var description: String {
+        (id.isEmpty ? "no output format given" : "unknown format \"\(id)\"")
+            + " (one of \(known.joined(separator: ", "))"
+            + (closestName(to: id, in: known).map { "; did you mean \"\($0)\"?" } ?? "") + ")"
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// A haptic file format Tactus writes: one small type per format, selected by its `id`
+/// (`tactus convert --format ahap,haptic`), the way onset methods are selected by theirs.
+///
+/// A format turns the format-free `HapticTrack` into its own bytes and nothing else: it never
+/// re-analyses audio, and every format written from one analysis describes the same haptics.
+/// Adding a format is one new type conforming to this protocol (or to
+/// `HapticReadableFormat`, if files in it can be imported) plus one registration: a line in
+/// the built-in list of the `Tactus` module's `OutputFormats`, or `OutputFormats.register`
+/// from your own code.
+///
+/// Output must be deterministic: the same track and context give the same bytes.
+public protocol HapticFormat: TunablePart, Sendable {
+    /// The ending of file names in this format, without the leading dot ("ahap",
+    /// "android.json"). Output files are named `<stem>.<fileExtension>`.
+    static var fileExtension: String { get }
+
+    /// Makes a writer from validated parameter values (`parameters` describes them).
+    init(parameters: ParameterSet)
+
+    /// Writes `track` in this format, handing the text to `emit` piece by piece (so a long
+    /// pattern is never held whole in memory).
+    /// - Throws: when the track cannot be expressed in the format (a non-finite number, a
+    ///   broken invariant); the message names what and where.
+    func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws
+}
+
+/// A format whose files Tactus can also read back into the format-free model, so patterns
+/// made by other tools can be validated, previewed and translated into other formats.
+public protocol HapticReadableFormat: HapticFormat {
+    /// Reads a file of this format.
+    /// - Parameter data: the file's bytes, untrusted: any bytes must end in a value or a
+    ///   thrown error in bounded time and memory.
+    /// - Throws: `FormatReadError` naming the place when the file cannot be read at all.
+    func read(_ data: Data) throws -> ImportedHaptics
+
+    /// Checks a file against the format's own rules (what its players accept and how they
+    /// play it), without stopping at the first problem.
+    /// - Parameter baseDirectory: the folder relative file references are resolved against;
+    ///   nil skips checks that need the file system.
+    func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
+}
+
+extension HapticFormat {
+    /// A format made with every parameter at its default.
+    public init() {
+        // Defaults always validate against their own descriptors.
+        self.init(parameters: try! ParameterSet(Self.parameters))
+    }
+}
+
+/// What a format writes beside the haptics themselves.
+public struct HapticWriteContext: Equatable, Sendable {
+    /// The audio that plays with the haptics, if any. Formats that cannot carry audio ignore it.
+    public var pairedAudio: PairedAudio?
+    /// Provenance recorded in the file where the format has room for it (tool, preset,
+    /// source), in order.
+    public var metadata: [MetadataEntry]
+
+    public init(pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = []) {
+        self.pairedAudio = pairedAudio
+        self.metadata = metadata
+    }
+}
+
+/// An audio file played in sync with the haptics, starting at the pattern's time 0.
+public struct PairedAudio: Equatable, Sendable {
+    /// The audio file's path relative to the haptic file (usually a bare file name, so the
+    /// pair loads from an app bundle).
+    public var fileName: String
+    /// Playback volume, 0…1.
+    public var volume: Double
+    /// Whether the player may fade the audio in and out with its own volume envelope.
+    public var useVolumeEnvelope: Bool
+
+    public init(fileName: String, volume: Double = 1, useVolumeEnvelope: Bool = false) {
+        self.fileName = fileName
+        self.volume = volume
+        self.useVolumeEnvelope = useVolumeEnvelope
+    }
+}
+
+/// One key–value entry of a file's metadata, kept in order (files are read by people too).
+public struct MetadataEntry: Equatable, Sendable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A file of some format read into the format-free model.
+public struct ImportedHaptics: Equatable, Sendable {
+    /// What the file plays, as designed values (0…1) in seconds.
+    public var track: HapticTrack
+    /// The audio the file plays with the haptics, if it names one.
+    public var pairedAudio: PairedAudio?
+    /// The file's metadata, in order.
+    public var metadata: [MetadataEntry]
+    /// What may not have been read as its author meant (out-of-range values clamped, parts
+    /// the model cannot hold), with places.
+    public var warnings: [FormatDiagnostic]
+
+    public init(track: HapticTrack, pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = [],
+                warnings: [FormatDiagnostic] = []) {
+        self.track = track
+        self.pairedAudio = pairedAudio
+        self.metadata = metadata
+        self.warnings = warnings
+    }
+}
+
+/// One finding about a file in some format, printable on one line.
+public struct FormatDiagnostic: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        /// The file will not load, or will not play as written.
+        case error
+        /// The file plays, but probably not as its author meant.
+        case warning
+    }
+
+    public var severity: Severity
+    /// A stable name of what was found, for tools and tests (messages may be reworded).
+    public var kind: String
+    /// Where in the file, as a JSON path such as `Pattern[3].Event.Time`; empty for the
+    /// whole file.
+    public var location: String
+    public var message: String
+
+    public init(severity: Severity, kind: String, location: String, message: String) {
+        self.severity = severity
+        self.kind = kind
+        self.location = location
+        self.message = message
+    }
+
+    /// `<severity>: <location>: <message>`
+    public var description: String {
+        "\(severity.rawValue): \(location.isEmpty ? "(file)" : location): \(message)"
+    }
+}
+
+/// A file that cannot be read as the format at all, with the place that stopped the reader.
+public struct FormatReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// JSON path (or "line:column" for malformed text); empty for the whole file.
+    public var location: String
+    public var message: String
+
+    public init(location: String, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { location.isEmpty ? message : "\(location): \(message)" }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Tactus
+import TactusAHAP
+import TactusCore
+import TactusTestSupport
+import XCTest
+
+/// A format of a test's own, written the way the "Add an output format" article says: one
+/// type, one registration. It lists the transients as text, one per line.
+private struct TransientListFormat: HapticFormat {
+    static let id = "transient-list"
+    static let fileExtension = "transients.txt"
+    static let summary = "Transient times and intensities, one per line (a test format)."
+    static let parameters: [ParameterDescriptor] = [
+        .integer("decimals", 0...6, default: 3, help: "Decimals of each time."),
+    ]
+
+    let decimals: Int
+
+    init(parameters: ParameterSet) {
+        decimals = Int(parameters.number("decimals"))
+    }
+
+    func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
+        for transient in track.transients {
+            try emit(String(format: "%.\(decimals)f %.2f\n", transient.time, transient.intensity))
+        }
+    }
+}
+
+final class OutputFormatTests: XCTestCase {
+    override class func setUp() {
+        OutputFormats.register(TransientListFormat.self)
+    }
+
+    func testSelectionByIdCommaListsAndRepeats() throws {
+        let formats = try OutputFormats.select(["transient-list,ahap", "ahap"])
+        XCTAssertEqual(formats.map { type(of: $0).id }, ["transient-list", "ahap"])
+        XCTAssertThrowsError(try OutputFormats.select(["ahapp"])) {
+            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, transient-list; did you mean \"ahap\"?)")
+        }
+        XCTAssertThrowsError(try OutputFormats.select([]))
+    }
+
+    /// One analysis, every selected format: the registered format sees the same track the
+    /// AHAP is written from, and each file is named `<stem>.<extension>`.
+    func testConverterWritesEverySelectedFormatFromOneAnalysis() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try AudioFixture.write(Signals.clicks(at: [0.1, 0.35], seconds: 0.6, sampleRate: 16_000, seed: 3),
+                                            to: folder.appendingPathComponent("taps.wav"), sampleRate: 16_000)
+        let log = CommittedFiles()
+        let converter = Converter(preset: try shippedPreset(),
+                                  formats: try OutputFormats.select(["ahap", "transient-list"]), log: log)
+        let result = try converter.convert(source, to: folder.appendingPathComponent("out"))
+
+        XCTAssertEqual(result.outputs.map { $0.url.lastPathComponent }, ["taps.ahap", "taps.transients.txt"])
+        let lines = try String(contentsOf: result.output(TransientListFormat.id)!, encoding: .utf8)
+            .split(separator: "\n")
+        XCTAssertEqual(lines.count, result.track.transients.count)
+        XCTAssertEqual(lines.count, 2)
+        let ahap = PatternEvaluator(try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!)))
+        XCTAssertEqual(ahap.transients.count, lines.count)
+        XCTAssertEqual(result.outputs.map(\.bytes), try result.outputs.map {
+            try Data(contentsOf: $0.url).count
+        })
+        XCTAssertEqual(log.pending, [result.audio!.path] + result.outputs.map(\.url.path),
+                       "audio first, then every format, all recorded for the end-of-run sync")
+    }
+
+    /// The batch writes, tracks and checks every format: a rerun is up to date, and asking
+    /// for another set of formats reconverts and removes what is no longer wanted.
+    func testBatchTracksOutputsPerFormat() throws {
+        let fixture = BatchFixture()
+        defer { fixture.remove() }
+        try fixture.sound("hit.wav")
+        let both = try fixture.run { $0.formats = try! OutputFormats.select(["ahap", "transient-list"]) }
+        XCTAssertEqual(both.files.map(\.status), [.converted])
+        XCTAssertEqual(Set(both.files[0].outputs), ["hit.ahap", "hit.transients.txt", "hit.wav"])
+
+        let again = try fixture.run { $0.formats = try! OutputFormats.select(["ahap", "transient-list"]) }
+        XCTAssertEqual(again.files.map(\.status), [.upToDate])
+
+        let ahapOnly = try fixture.run()
+        XCTAssertEqual(ahapOnly.files.map(\.status), [.converted], "another set of formats is another output")
+        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.ahap", "hit.wav"])
+        let listOnly = try fixture.run { $0.formats = try! OutputFormats.select(["transient-list"]) }
+        XCTAssertEqual(listOnly.files.map(\.status), [.converted])
+        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.transients.txt", "hit.wav"])
+    }
+}
