@@ -41,6 +41,7 @@ let package = Package(
         ]),
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
+        .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP"]),
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),

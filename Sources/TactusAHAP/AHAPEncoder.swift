@@ -25,12 +25,12 @@ public struct AHAPEncoder: Sendable {
 
     /// A time exactly as it will read back from the file.
     public static func roundedTime(_ time: Double) -> Double {
-        rounded(time, decimals: timeDecimals)
+        JSONText.rounded(time, digits: timeDecimals)
     }
 
     /// A parameter value exactly as it will read back from the file.
     public static func roundedValue(_ value: Double) -> Double {
-        rounded(value, decimals: valueDecimals)
+        JSONText.rounded(value, digits: valueDecimals)
     }
 
     /// The document as UTF-8 JSON, ending with a newline. Elements are appended one by one,
@@ -53,7 +53,7 @@ public struct AHAPEncoder: Sendable {
     public func write(_ document: AHAPDocument, to emit: (String) throws -> Void) rethrows {
         var out = "{\n"
         // Apple's examples write `1.0`; keep that look for the version.
-        var version = Self.number(document.version, decimals: Self.valueDecimals)
+        var version = JSONText.fixed(document.version, digits: Self.valueDecimals)
         if !version.contains(".") { version += ".0" }
         out += "  \"Version\": \(version),\n"
         if !document.metadata.isEmpty {
@@ -125,69 +125,6 @@ public struct AHAPEncoder: Sendable {
         return "[\n" + items.map { "          " + $0 }.joined(separator: ",\n") + "\n        ]"
     }
 
-    private static func time(_ x: Double) -> String { number(x, decimals: timeDecimals) }
-    private static func value(_ x: Double) -> String { number(x, decimals: valueDecimals) }
-
-    // MARK: - Numbers
-
-    private static let powersOfTen: [Double] = [1, 10, 100, 1_000, 10_000, 100_000]
-    /// Beyond this, `x * 10^decimals` no longer fits an Int64 (and a Double has no
-    /// fractional digits left worth rounding anyway).
-    private static let integerLimit = 9.0e18
-
-    private static func rounded(_ x: Double, decimals: Int) -> Double {
-        precondition(x.isFinite, "AHAP numbers must be finite, got \(x)")
-        let scale = powersOfTen[decimals]
-        let scaled = (x * scale).rounded()
-        guard abs(scaled) < integerLimit else { return x }
-        // Dividing two exact integers-as-doubles gives the double nearest to the decimal,
-        // the same one a JSON reader parses from the text we write. `+ 0` turns -0 into 0.
-        return scaled / scale + 0
-    }
-
-    /// `x` rounded to `decimals` places, written in plain decimal notation.
-    static func number(_ x: Double, decimals: Int) -> String {
-        precondition(x.isFinite, "AHAP numbers must be finite, got \(x)")
-        let scaled = (x * powersOfTen[decimals]).rounded()
-        if scaled == 0 { return "0" }
-        guard abs(scaled) < integerLimit else { return plainDecimal(x.description) }
-        // Integer arithmetic on the scaled value: whole part, then the fraction without its
-        // trailing zeros, zero-padded on the left (character-by-character string surgery
-        // was half the cost of writing an AHAP).
-        let magnitude = UInt64(abs(scaled)), unit = UInt64(powersOfTen[decimals])
-        var text = (scaled < 0 ? "-" : "") + String(magnitude / unit)
-        var fraction = magnitude % unit, width = decimals
-        while width > 0, fraction % 10 == 0 {
-            fraction /= 10
-            width -= 1
-        }
-        if width > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: width - digits.count) + digits
-        }
-        return text
-    }
-
-    /// Writes a huge double from Swift's shortest round-trip text ("92000000000000.0",
-    /// "1.5e+20") in plain digits ("92000000000000", "150000000000000000000"), so that even
-    /// absurd magnitudes avoid exponents and trailing zeros.
-    private static func plainDecimal(_ text: String) -> String {
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
-              let exponent = Int(text[text.index(after: e)...]) else {
-            guard text.contains(".") else { return text }
-            var trimmed = Substring(text)
-            while trimmed.last == "0" { trimmed = trimmed.dropLast() }
-            if trimmed.last == "." { trimmed = trimmed.dropLast() }
-            return String(trimmed)
-        }
-        var mantissa = Substring(text[..<e])
-        let sign = mantissa.hasPrefix("-") ? "-" : ""
-        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
-        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        let fraction = parts.count > 1 ? parts[1] : ""
-        // Exponent notation starts at 2^53, where a double has no fraction left, so the
-        // exponent always covers the mantissa's fractional digits.
-        let zeros = max(0, exponent - fraction.count)
-        return sign + parts[0] + fraction + String(repeating: "0", count: zeros)
-    }
+    private static func time(_ x: Double) -> String { JSONText.fixed(x, digits: timeDecimals) }
+    private static func value(_ x: Double) -> String { JSONText.fixed(x, digits: valueDecimals) }
 }

@@ -388,7 +388,7 @@ private struct Checker {
 
     /// A number for a message: 4 decimals, or Swift's text when not finite (a time plus a
     /// huge duration can overflow).
-    private func rounded(_ x: Double) -> String { x.isFinite ? AHAPEncoder.number(x, decimals: 4) : "\(x)" }
+    private func rounded(_ x: Double) -> String { x.isFinite ? JSONText.fixed(x, digits: 4) : "\(x)" }
 }
 
 private extension AHAPElement {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Deterministic JSON text pieces shared by every hand-written JSON (and JSON-like) output:
-/// AHAP files, analysis reports, presets and schemas, preview pages. Hand-written because
+/// haptic files, analysis reports, presets and schemas, manifests, preview pages. The one
+/// place numbers become text. Hand-written because
 /// `JSONEncoder` formats numbers and escapes differently across platforms and versions.
 public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped,
@@ -26,15 +27,73 @@ public enum JSONText {
         return out + "\""
     }
 
-    /// A finite number with at most `digits` decimals, trailing zeros dropped ("12", "0.5"),
-    /// never "-0" and never an exponent. Fixed-point `%f` does not depend on the locale.
+    /// A finite number rounded to `digits` decimals (0…9), trailing zeros dropped ("12",
+    /// "0.5"), never "-0" and never an exponent, the same on every platform and locale.
+    /// Magnitudes whose scaled value does not fit 64 bits (> 9e18 / 10^digits) have no
+    /// fraction worth rounding and are written whole, in plain digits.
     public static func fixed(_ value: Double, digits: Int) -> String {
-        precondition(value.isFinite, "JSON has no NaN or infinity")
-        var text = String(format: "%.\(digits)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
+        precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
+        let scaled = (value * powersOfTen[digits]).rounded()
+        if scaled == 0 { return "0" }
+        guard abs(scaled) < integerLimit else { return plainDecimal(value.description) }
+        // Integer arithmetic on the scaled value: whole part, then the fraction without its
+        // trailing zeros, zero-padded on the left.
+        let magnitude = UInt64(abs(scaled)), unit = UInt64(powersOfTen[digits])
+        var text = (scaled < 0 ? "-" : "") + String(magnitude / unit)
+        var fraction = magnitude % unit, width = digits
+        while width > 0, fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
         }
-        return text == "-0" ? "0" : text
+        if width > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: width - digits.count) + digits
+        }
+        return text
+    }
+
+    /// `value` rounded to `digits` decimals as the double a JSON reader parses back from
+    /// `fixed(value, digits:)`.
+    public static func rounded(_ value: Double, digits: Int) -> Double {
+        precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
+        let scale = powersOfTen[digits]
+        let scaled = (value * scale).rounded()
+        guard abs(scaled) < integerLimit else { return value }
+        // Dividing two exact integers-as-doubles gives the double nearest to the decimal.
+        // `+ 0` turns -0 into 0.
+        return scaled / scale + 0
+    }
+
+    /// The shortest text that reads back as the same finite double, without an exponent for
+    /// ordinary magnitudes and without ".0" for whole numbers ("3", "2.7", "1e-07").
+    public static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+    /// Beyond this, `x * 10^digits` no longer fits an Int64.
+    private static let integerLimit = 9.0e18
+
+    /// Writes a huge double from Swift's shortest round-trip text ("92000000000000.0",
+    /// "1.5e+20") in plain digits ("92000000000000", "150000000000000000000").
+    private static func plainDecimal(_ text: String) -> String {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+              let exponent = Int(text[text.index(after: e)...]) else {
+            guard text.contains(".") else { return text }
+            var trimmed = Substring(text)
+            while trimmed.last == "0" { trimmed = trimmed.dropLast() }
+            if trimmed.last == "." { trimmed = trimmed.dropLast() }
+            return String(trimmed)
+        }
+        var mantissa = Substring(text[..<e])
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 ? parts[1] : ""
+        // Exponent notation starts at 2^53, where a double has no fraction left, so the
+        // exponent always covers the mantissa's fractional digits.
+        let zeros = max(0, exponent - fraction.count)
+        return sign + parts[0] + fraction + String(repeating: "0", count: zeros)
     }
 }

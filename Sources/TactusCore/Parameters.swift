@@ -8,7 +8,7 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .number(let value): return ParameterValue.format(value)
+        case .number(let value): return JSONText.shortest(value)
         case .flag(let value): return value ? "true" : "false"
         case .choice(let value): return "\"\(value)\""
         }
@@ -18,12 +18,6 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
     public var plainText: String {
         if case .choice(let value) = self { return value }
         return description
-    }
-
-    /// Shortest decimal text that reads back as the same Double (no exponent for ordinary values).
-    public static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
     }
 }
 
@@ -94,7 +88,7 @@ public struct ParameterDescriptor: Sendable {
     }
 
     static func describe(_ range: ClosedRange<Double>) -> String {
-        "\(ParameterValue.format(range.lowerBound))…\(ParameterValue.format(range.upperBound))"
+        "\(JSONText.shortest(range.lowerBound))…\(JSONText.shortest(range.upperBound))"
     }
 }
 

@@ -69,11 +69,11 @@ public enum PresetSchema {
         var fields: [(String, String)] = []
         switch d.kind {
         case .number(let r):
-            fields += [("type", JSONText.quote("number")), ("minimum", ParameterValue.format(r.lowerBound)),
-                       ("maximum", ParameterValue.format(r.upperBound))]
+            fields += [("type", JSONText.quote("number")), ("minimum", JSONText.shortest(r.lowerBound)),
+                       ("maximum", JSONText.shortest(r.upperBound))]
         case .integer(let r):
-            fields += [("type", JSONText.quote("integer")), ("minimum", ParameterValue.format(r.lowerBound)),
-                       ("maximum", ParameterValue.format(r.upperBound))]
+            fields += [("type", JSONText.quote("integer")), ("minimum", JSONText.shortest(r.lowerBound)),
+                       ("maximum", JSONText.shortest(r.upperBound))]
         case .flag:
             fields.append(("type", JSONText.quote("boolean")))
         case .choice(let options):

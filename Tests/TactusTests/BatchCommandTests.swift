@@ -93,7 +93,8 @@ final class BatchCommandTests: XCTestCase {
         for ahap in ahaps {
             XCTAssertTrue(AHAPValidator(baseDirectory: fixture.output).validate(files[ahap]!).isValid, ahap)
         }
-        let manifest = try JSONDecoder().decode(BatchManifest.self, from: files[BatchManifest.fileName]!)
+        let (manifest, warning) = BatchManifest.load(from: fixture.output)
+        XCTAssertNil(warning)
         XCTAssertEqual(manifest.files.count, ahaps.count)
 
         let rest = try fixture.run()

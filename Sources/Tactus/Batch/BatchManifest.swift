@@ -8,11 +8,11 @@ import TactusCore
 /// tells which outputs belong to a source that was deleted. Deterministic: keys sorted,
 /// paths relative, no timestamps or timings, so `--jobs 1` and `--jobs N` write the same bytes.
 /// Hidden so it does not travel with the AHAPs into an app bundle.
-public struct BatchManifest: Codable, Equatable, Sendable {
+public struct BatchManifest: Equatable, Sendable {
     public static let fileName = ".tactus-manifest.json"
     public static let currentSchema = 1
 
-    public struct Entry: Codable, Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         /// `ContentHash` of the source's bytes when it was converted.
         public var contentHash: String
         public var preset: String
@@ -39,19 +39,42 @@ public struct BatchManifest: Codable, Equatable, Sendable {
     public static func load(from folder: URL) -> (BatchManifest, warning: String?) {
         let url = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return (BatchManifest(), nil) }
-        guard let data = try? Data(contentsOf: url),
-              let manifest = try? JSONDecoder().decode(BatchManifest.self, from: data),
-              manifest.schemaVersion == currentSchema else {
+        guard let data = try? Data(contentsOf: url), let json = try? JSONReader.parse(data),
+              let manifest = BatchManifest(json) else {
             return (BatchManifest(), "cannot be read or is from another version; rebuilding every output")
         }
         return (manifest, nil)
     }
 
+    /// The manifest a JSON value holds, or nil if it is not one of this schema.
+    init?(_ json: JSONValue) {
+        guard json["schemaVersion"]?.number == Double(Self.currentSchema), case .object(let members)? = json["files"] else {
+            return nil
+        }
+        for (source, value) in members {
+            guard let contentHash = value["contentHash"]?.string, let preset = value["preset"]?.string,
+                  let presetHash = value["presetHash"]?.string, let toolVersion = value["toolVersion"]?.string,
+                  let steps = value["steps"]?.stringArray, let outputs = value["outputs"]?.stringArray,
+                  let transients = value["transients"]?.number, let duration = value["durationSeconds"]?.number,
+                  transients >= 0, transients <= Double(Int32.max), transients == transients.rounded() else { return nil }
+            files[source] = Entry(contentHash: contentHash, preset: preset, presetHash: presetHash, toolVersion: toolVersion,
+                                  steps: steps, outputs: outputs, transients: Int(transients), durationSeconds: duration)
+        }
+    }
+
+    /// The manifest as JSON text: keys sorted, one value per line.
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, numbers and arrays cannot fail.
-        return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
+        let files = self.files.mapValues { entry in
+            JSONValue.sortedObject([
+                "contentHash": .string(entry.contentHash), "preset": .string(entry.preset),
+                "presetHash": .string(entry.presetHash), "toolVersion": .string(entry.toolVersion),
+                "steps": .array(entry.steps.map(JSONValue.string)), "outputs": .array(entry.outputs.map(JSONValue.string)),
+                "transients": .number(Double(entry.transients)), "durationSeconds": .number(entry.durationSeconds),
+            ])
+        }
+        let json = JSONValue.sortedObject(["schemaVersion": .number(Double(schemaVersion)),
+                                           "files": JSONValue.sortedObject(files)])
+        return Data(json.prettyText().utf8)
     }
 
     /// Writes atomically into `folder`, and only when the bytes change, so a run that

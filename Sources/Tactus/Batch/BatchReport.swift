@@ -4,14 +4,14 @@ import TactusCore
 /// The `--report` JSON: the run's settings and summary, one entry per file, the problems
 /// and the outputs of deleted sources. Paths are shown as in messages (under the folders as
 /// given). Unlike the manifest it holds timings, so it differs from run to run.
-public struct BatchReport: Encodable {
-    struct Summary: Encodable {
+public struct BatchReport {
+    struct Summary {
         var converted, upToDate, failed, notStarted, problems, orphans: Int
         var audioSeconds, wallSeconds: Double
         var interrupted: Bool
     }
 
-    struct File: Encodable {
+    struct File {
         var source: String
         var status: BatchFileOutcome.Status
         var outputs: [String]
@@ -21,7 +21,7 @@ public struct BatchReport: Encodable {
         var seconds: Double
     }
 
-    struct Orphan: Encodable {
+    struct Orphan {
         var source: String
         var outputs: [String]
         var pruned: Bool
@@ -59,10 +59,33 @@ public struct BatchReport: Encodable {
         }
     }
 
+    /// The report as JSON text: keys sorted, one value per line.
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
+        let strings = { (values: [String]) in JSONValue.array(values.map(JSONValue.string)) }
+        let summary = JSONValue.sortedObject([
+            "converted": .number(Double(self.summary.converted)), "upToDate": .number(Double(self.summary.upToDate)),
+            "failed": .number(Double(self.summary.failed)), "notStarted": .number(Double(self.summary.notStarted)),
+            "problems": .number(Double(self.summary.problems)), "orphans": .number(Double(self.summary.orphans)),
+            "audioSeconds": .number(self.summary.audioSeconds), "wallSeconds": .number(self.summary.wallSeconds),
+            "interrupted": .bool(self.summary.interrupted),
+        ])
+        let files = self.files.map { file in
+            JSONValue.sortedObject([
+                "source": .string(file.source), "status": .string(file.status.rawValue), "outputs": strings(file.outputs),
+                "error": .optional(file.error, JSONValue.string),
+                "transients": .optional(file.transients) { .number(Double($0)) },
+                "durationSeconds": .optional(file.durationSeconds, JSONValue.number), "seconds": .number(file.seconds),
+            ])
+        }
+        let orphans = self.orphans.map {
+            JSONValue.sortedObject(["source": .string($0.source), "outputs": strings($0.outputs), "pruned": .bool($0.pruned)])
+        }
+        let json = JSONValue.sortedObject([
+            "input": .string(input), "output": .string(output), "preset": .string(preset), "jobs": .number(Double(jobs)),
+            "toolVersion": .string(toolVersion), "summary": summary, "files": .array(files),
+            "problems": strings(problems), "warnings": strings(warnings), "orphans": .array(orphans),
+        ])
+        return Data(json.prettyText().utf8)
     }
 
     /// Writes the report atomically (a temporary file renamed into place), recorded in `log`.

@@ -3,7 +3,7 @@ import TactusCore
 
 /// What happened to one source file.
 public struct BatchFileOutcome {
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Sendable {
         case converted, upToDate, failed
         /// The run was stopped before this file started.
         case notStarted

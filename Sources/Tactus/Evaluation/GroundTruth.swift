@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// An annotated sound: the audio file and the onset times a designer wants transients at.
 ///
@@ -17,10 +18,12 @@ public struct GroundTruth {
         }
         var found: [GroundTruth] = []
         for case let url as URL in enumerator where url.pathExtension == "json" {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
-                  let file = object["file"] as? String, let onsets = object["onsets"] as? [Double] else { continue }
+            guard let data = try? Data(contentsOf: url), let json = try? JSONReader.parse(data),
+                  let file = json["file"]?.string, case .array(let times)? = json["onsets"] else { continue }
+            let onsets = times.compactMap(\.number)
+            guard onsets.count == times.count else { continue }
             found.append(GroundTruth(audio: url.deletingLastPathComponent().appendingPathComponent(file),
-                                     condition: object["condition"] as? String ?? "", onsets: onsets))
+                                     condition: json["condition"]?.string ?? "", onsets: onsets))
         }
         return found.sorted { $0.audio.path < $1.audio.path }
     }

@@ -1,0 +1,76 @@
+import Foundation
+
+extension JSONValue {
+    /// The value as pretty-printed JSON text: two-space indentation, one member or item per
+    /// line, `"key": value`, object members in their stored order, numbers as
+    /// `JSONText.shortest` writes them, and a final newline. Deterministic on every platform.
+    /// - Precondition: every number is finite (JSON has no NaN or infinity).
+    public func prettyText() -> String {
+        var out = ""
+        write(to: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func write(to out: inout String, indent: String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value):
+            precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
+            out += JSONText.shortest(value)
+        case .string(let value): out += JSONText.quote(value)
+        case .array(let items):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += indent + "  "
+                item.write(to: &out, indent: indent + "  ")
+                out += index == items.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "]"
+        case .object(let members):
+            guard !members.isEmpty else { out += "{}"; return }
+            out += "{\n"
+            for (index, member) in members.enumerated() {
+                out += indent + "  " + JSONText.quote(member.key) + ": "
+                member.value.write(to: &out, indent: indent + "  ")
+                out += index == members.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "}"
+        }
+    }
+
+    /// An object whose members are sorted by key (for outputs that must not depend on the
+    /// order things were found in).
+    public static func sortedObject(_ members: [String: JSONValue]) -> JSONValue {
+        .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+    }
+
+    /// `nil` as JSON null.
+    public static func optional<T>(_ value: T?, _ wrap: (T) -> JSONValue) -> JSONValue {
+        value.map(wrap) ?? .null
+    }
+
+    /// The value as a string array, if it is one.
+    public var stringArray: [String]? {
+        guard case .array(let items) = self else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// The number, if the value is one.
+    public var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The string, if the value is one.
+    public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}

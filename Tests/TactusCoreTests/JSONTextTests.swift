@@ -1,0 +1,76 @@
+import Foundation
+import TactusCore
+import XCTest
+
+final class JSONTextTests: XCTestCase {
+    func testFixedDecimals() {
+        let cases: [(Double, Int, String)] = [
+            (0, 5, "0"), (-0.0, 5, "0"), (-0.000001, 5, "0"), (-0.000001, 4, "0"),
+            (1, 4, "1"), (1.5, 4, "1.5"), (0.1, 5, "0.1"), (0.00001, 5, "0.00001"), (0.000015, 5, "0.00002"),
+            (1e-9, 5, "0"), (123.456789, 5, "123.45679"), (-2.5, 4, "-2.5"), (0.99995, 4, "1"),
+            (1e-7, 4, "0"), (42, 5, "42"), (1e20, 5, "100000000000000000000"), (-1.5e20, 4, "-150000000000000000000"),
+            (1e13, 5, "10000000000000"), (92_000_000_000_000, 5, "92000000000000"),
+            (0.1234567, 6, "0.123457"), (2.5, 0, "3"), (-2.5, 0, "-3"), (1.000001, 6, "1.000001"),
+        ]
+        for (value, decimals, text) in cases {
+            XCTAssertEqual(JSONText.fixed(value, digits: decimals), text, "\(value) at \(decimals) decimals")
+        }
+        for text in cases.map(\.2) {
+            XCTAssertFalse(text.contains("e") || text.contains("E") || text == "-0", text)
+        }
+    }
+
+    /// What `fixed` writes reads back as exactly what `rounded` returns, for every digit count.
+    func testRoundedIsWhatFixedReadsBackAs() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let value = Double.random(in: -1e6...1e6, using: &generator)
+            for digits in 0...9 {
+                XCTAssertEqual(Double(JSONText.fixed(value, digits: digits)), JSONText.rounded(value, digits: digits),
+                               "\(value) at \(digits)")
+            }
+        }
+    }
+
+    func testShortestReadsBackExactly() {
+        for value in [0, 3, -3, 2.7, 0.1 + 0.2, 1e-7, 123456.789, 1e15, 1e300, -5e-324] {
+            XCTAssertEqual(Double(JSONText.shortest(value)), value)
+        }
+        XCTAssertEqual(JSONText.shortest(3), "3")
+        XCTAssertEqual(JSONText.shortest(2.7), "2.7")
+    }
+
+    func testQuoteEscapesWhatJSONRequires() throws {
+        let text = "a\"b\\c\nd\u{01}é😀</script>"
+        XCTAssertEqual(JSONText.quote(text), "\"a\\\"b\\\\c\\nd\\u0001é😀</script>\"")
+        XCTAssertEqual(try JSONReader.parse(Data(JSONText.quote(text).utf8)).string, text)
+    }
+
+    /// The writer's text parses back to the same value, members in order, and is laid out
+    /// one value per line.
+    func testPrettyTextRoundTripsAndIsStable() throws {
+        let value = JSONValue.object([
+            (key: "z", value: .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)])),
+            (key: "a", value: .object([(key: "empty", value: .array([])), (key: "none", value: .object([]))])),
+        ])
+        let text = value.prettyText()
+        XCTAssertEqual(text, """
+        {
+          "z": [
+            1,
+            2.5,
+            "x",
+            null,
+            true
+          ],
+          "a": {
+            "empty": [],
+            "none": {}
+          }
+        }
+
+        """)
+        XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).prettyText(), text)
+        XCTAssertEqual(JSONValue.sortedObject(["b": .null, "a": .null]).prettyText(), "{\n  \"a\": null,\n  \"b\": null\n}\n")
+    }
+}
