@@ -231,11 +231,8 @@ private struct PlannedRegion {
         start = roundedTime(region.start)
         end = roundedTime(region.end)
         guard end > start, !region.intensity.isEmpty else { return nil }
-        let sharpnessValues = region.sharpness.map { clampUnit($0.value) }.sorted()
-        let middle = sharpnessValues.count / 2
-        baseSharpness = sharpnessValues.isEmpty ? PatternEvaluator.assumedSharpness
-            : roundedValue(sharpnessValues.count % 2 == 1 ? sharpnessValues[middle]
-                           : (sharpnessValues[middle - 1] + sharpnessValues[middle]) / 2)
+        baseSharpness = median(ofSorted: region.sharpness.map { clampUnit($0.value) }.sorted()).map(roundedValue)
+            ?? PatternEvaluator.assumedSharpness
         baseIntensity = roundedValue(region.intensity.map { clampUnit($0.value) }.max() ?? 0)
         guard baseIntensity > 0 else { return nil }
         let peak = baseIntensity

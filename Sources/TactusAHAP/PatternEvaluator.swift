@@ -1,3 +1,5 @@
+import TactusCore
+
 /// Computes what Core Haptics plays for an AHAP pattern, moment by moment.
 ///
 /// It is the reference the writer is tested against and the basis of the validator's
@@ -154,12 +156,8 @@ public struct PatternEvaluator: Sendable {
     /// The source of `id` in force at `t`, if any.
     private func source(_ id: String, at t: Double) -> ControlSource? {
         guard let list = sources[id] else { return nil }
-        var low = 0, high = list.count
-        while low < high {
-            let mid = (low + high) / 2
-            if list[mid].start > t { high = mid } else { low = mid + 1 }
-        }
-        return low == 0 ? nil : list[low - 1]
+        let after = list.partitioningIndex { $0.start > t }
+        return after == 0 ? nil : list[after - 1]
     }
 
     /// The value of dynamic parameter `id` at `t`, clamped to its range.
@@ -172,13 +170,8 @@ public struct PatternEvaluator: Sendable {
 
     /// The continuous events playing at `t`.
     private func activeContinuous(at t: Double) -> [Continuous] {
-        var low = 0, high = continuous.count
-        while low < high {
-            let mid = (low + high) / 2
-            if continuous[mid].start > t { high = mid } else { low = mid + 1 }
-        }
         var active: [Continuous] = []
-        var index = low - 1
+        var index = continuous.partitioningIndex { $0.start > t } - 1
         while index >= 0, maxEndSoFar[index] > t {
             if continuous[index].end > t { active.append(continuous[index]) }
             index -= 1

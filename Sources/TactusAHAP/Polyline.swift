@@ -1,3 +1,5 @@
+import TactusCore
+
 /// A piecewise-linear function of time through sorted knots, holding its first value
 /// before the first knot and its last value after the last.
 ///
@@ -30,11 +32,7 @@ struct Polyline: Equatable, Sendable {
     func value(at t: Double) -> Double {
         guard let first = knots.first, let last = knots.last else { return 0 }
         // Index of the first knot strictly after t.
-        var low = 0, high = knots.count
-        while low < high {
-            let mid = (low + high) / 2
-            if knots[mid].time > t { high = mid } else { low = mid + 1 }
-        }
+        let low = knots.partitioningIndex { $0.time > t }
         if low == 0 { return first.value }
         if low == knots.count { return last.value }
         let a = knots[low - 1], b = knots[low]

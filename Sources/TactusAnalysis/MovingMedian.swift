@@ -1,5 +1,10 @@
-/// The median of a window sliding one frame at a time along a growing series, kept as a
-/// sorted window so each step costs a couple of binary searches instead of a sort.
+import TactusCore
+
+/// The upper median (the element at index count / 2 of the sorted window; the median itself
+/// for an odd count) of a window sliding one frame at a time along a growing series, kept as
+/// a sorted window so each step costs a couple of binary searches instead of a sort. A
+/// selection rather than `TactusCore.median`'s mean of the two middle values: the peak
+/// picker's threshold is one of the window's own novelty values.
 ///
 /// The window at frame m spans `m - before ... m + after` (clipped at the series' end);
 /// values before the series' start count as zero, the novelty of the silence before a sound.
@@ -40,13 +45,8 @@ struct MovingMedian {
         sorted.remove(at: firstIndex(notBelow: value))
     }
 
-    /// Binary search: the first position whose value is not below `value`.
+    /// The first position whose value is not below `value`.
     private func firstIndex(notBelow value: Float) -> Int {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        sorted.partitioningIndex { $0 >= value }
     }
 }

@@ -50,8 +50,7 @@ public struct OnsetScore: CustomStringConvertible {
     }
     /// Median absolute timing error of matched pairs, in seconds.
     public var medianAbsoluteError: Double {
-        let sorted = errors.map(abs).sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        Statistics.median(errors.map(abs))
     }
 
     public var description: String {

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Small statistics used by the evaluation: correlation and ranks.
 public enum Statistics {
@@ -37,8 +38,9 @@ public enum Statistics {
         return ranks
     }
 
+    /// The median (`TactusCore.median`), 0 for no values.
     public static func median(_ values: [Double]) -> Double {
-        percentile(values, 0.5)
+        TactusCore.median(ofSorted: values.sorted()) ?? 0
     }
 
     /// The value below which `fraction` of the values lie (nearest rank).
