@@ -8,10 +8,18 @@ import TactusCore
 /// found relative to the child's folder.
 public struct PresetLibrary {
     public let directories: [URL]
+    /// Presets served from memory by name (JSON text), found after every directory: the
+    /// copies compiled into the tool, for a binary that runs without the Presets/ folder.
+    public let builtIn: [String: String]
 
-    public init(directories: [URL]) {
+    public init(directories: [URL], builtIn: [String: String] = [:]) {
         self.directories = directories
+        self.builtIn = builtIn
     }
+
+    /// The shipped presets as compiled into the tool.
+    public static let compiledIn = PresetLibrary(
+        directories: [], builtIn: Dictionary(uniqueKeysWithValues: BuiltInPresets.files.map { ($0.name, $0.json + "\n") }))
 
     /// The default search path: `$TACTUS_PRESETS` (colon-separated), `./Presets`, then a
     /// `Presets` folder beside or above the running executable (the repository layout) or in
@@ -31,33 +39,27 @@ public struct PresetLibrary {
             dir = dir.deletingLastPathComponent()
         }
         let found = dirs.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("default.json").path) }
-        return PresetLibrary(directories: found.isEmpty ? [builtInFolder()].compactMap { $0 } : found)
+        return found.isEmpty ? compiledIn : PresetLibrary(directories: found)
     }
 
-    /// The compiled-in copies of the shipped presets, written once into a folder of their own
-    /// (named by a hash of their content, so it is never stale), for a binary that runs
-    /// without the repository's Presets/ folder.
-    public static func builtInFolder() -> URL? {
-        let hash = fnv1a64(BuiltInPresets.files.map { $0.name + $0.json }.joined())
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tactus-presets-" + String(hash, radix: 16), isDirectory: true)
-        let complete = folder.appendingPathComponent(".complete")
-        if FileManager.default.fileExists(atPath: complete.path) { return folder }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (name, json) in BuiltInPresets.files {
-                try Data((json + "\n").utf8).write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
+    /// Where a preset's text comes from.
+    public enum Location: Equatable {
+        case file(URL)
+        /// One of `builtIn`, by name.
+        case builtIn(String)
+
+        /// How messages and provenance name it: the file's path, or `<built-in>/NAME.json`.
+        public var source: String {
+            switch self {
+            case .file(let url): return url.path
+            case .builtIn(let name): return "<built-in>/\(name).json"
             }
-            try Data().write(to: complete)
-            return folder
-        } catch {
-            return nil
         }
     }
 
-    /// Names of the presets found, each once (earlier directories win), sorted.
+    /// Names of the presets found, each once, sorted.
     public func names() -> [String] {
-        var names = Set<String>()
+        var names = Set(builtIn.keys)
         for dir in directories {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             for f in files where f.hasSuffix(".json") && !f.hasSuffix(".schema.json") {
@@ -67,22 +69,36 @@ public struct PresetLibrary {
         return names.sorted()
     }
 
-    /// Locates a preset by name or path.
-    public func locate(_ reference: String, relativeTo base: URL? = nil) throws -> URL {
+    /// Locates a preset by name or path. A parent named by a relative path is found relative
+    /// to `base` (its child's folder); built-in presets name their parents by name.
+    public func locate(_ reference: String, relativeTo base: URL? = nil) throws -> Location {
         if reference.contains("/") || reference.hasSuffix(".json") {
             let url = base.map { URL(fileURLWithPath: reference, relativeTo: $0) } ?? URL(fileURLWithPath: reference)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw PresetError(file: reference, "no such preset file")
             }
-            return url.standardizedFileURL
+            return .file(url.standardizedFileURL)
         }
         for dir in directories {
             let url = dir.appendingPathComponent(reference + ".json")
-            if FileManager.default.fileExists(atPath: url.path) { return url.standardizedFileURL }
+            if FileManager.default.fileExists(atPath: url.path) { return .file(url.standardizedFileURL) }
         }
+        if builtIn[reference] != nil { return .builtIn(reference) }
         let hint = closestName(to: reference, in: names()).map { " (did you mean \"\($0)\"?)" }
             ?? " (see `tactus presets list`)"
         throw PresetError(file: reference, "no preset with this name" + hint)
+    }
+
+    /// The text of a located preset.
+    public func contents(of location: Location) throws -> Data {
+        switch location {
+        case .builtIn(let name):
+            return Data((builtIn[name] ?? "").utf8)
+        case .file(let url):
+            do { return try Data(contentsOf: url) } catch {
+                throw PresetError(file: url.lastPathComponent, "cannot be read")
+            }
+        }
     }
 
     /// Loads a preset and its ancestors, root first; refuses cycles and missing parents.
@@ -91,22 +107,21 @@ public struct PresetLibrary {
         var seen: [String] = []
         var next: (String, URL?)? = (reference, nil)
         while let (ref, base) = next {
-            let url = try locate(ref, relativeTo: base)
-            guard !seen.contains(url.path) else {
-                throw PresetError(file: url.lastPathComponent,
-                                  "extends forms a cycle: " + (seen + [url.path]).map { ($0 as NSString).lastPathComponent }
+            let location = try locate(ref, relativeTo: base)
+            let source = location.source
+            let fileName = (source as NSString).lastPathComponent
+            guard !seen.contains(source) else {
+                throw PresetError(file: fileName,
+                                  "extends forms a cycle: " + (seen + [source]).map { ($0 as NSString).lastPathComponent }
                                       .joined(separator: " → "))
             }
-            seen.append(url.path)
-            let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw PresetError(file: url.lastPathComponent, "cannot be read")
-            }
-            let file = try PresetFile.parse(data, source: url.path)
+            seen.append(source)
+            let file = try PresetFile.parse(try contents(of: location), source: source)
             files.insert(file, at: 0)
-            next = file.extends.map { ($0, url.deletingLastPathComponent()) }
-            if let parent = file.extends, (try? locate(parent, relativeTo: url.deletingLastPathComponent())) == nil {
-                throw PresetError(file: url.lastPathComponent, "extends \"\(parent)\", which cannot be found")
+            let folder: URL? = if case .file(let url) = location { url.deletingLastPathComponent() } else { nil }
+            next = file.extends.map { ($0, folder) }
+            if let parent = file.extends, (try? locate(parent, relativeTo: folder)) == nil {
+                throw PresetError(file: fileName, "extends \"\(parent)\", which cannot be found")
             }
         }
         return files

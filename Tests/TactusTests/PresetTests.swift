@@ -178,13 +178,14 @@ enum SchemaCheck {
 final class BuiltInPresetTests: XCTestCase {
     func testCompiledInPresetsMatchPresetsFolder() throws {
         let folder = Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets")
-        let builtIn = try XCTUnwrap(PresetLibrary.builtInFolder())
-        let shipped = PresetLibrary(directories: [folder]).names()
-        XCTAssertEqual(PresetLibrary(directories: [builtIn]).names(), shipped)
-        for name in shipped {
-            XCTAssertEqual(try String(contentsOf: builtIn.appendingPathComponent(name + ".json"), encoding: .utf8),
-                           try String(contentsOf: folder.appendingPathComponent(name + ".json"), encoding: .utf8),
+        let builtIn = PresetLibrary.compiledIn
+        let shipped = PresetLibrary(directories: [folder])
+        XCTAssertEqual(builtIn.names(), shipped.names())
+        for name in shipped.names() {
+            XCTAssertEqual(try builtIn.contents(of: builtIn.locate(name)), try shipped.contents(of: shipped.locate(name)),
                            "\(name): regenerate with python3 scripts/embed_presets.py")
+            XCTAssertEqual(try builtIn.resolve(name).hash, try shipped.resolve(name).hash, name)
         }
+        XCTAssertEqual(try builtIn.chain("impacts").map(\.source), ["<built-in>/default.json", "<built-in>/impacts.json"])
     }
 }
