@@ -151,7 +151,7 @@ public struct AHAPParameterCurve: Equatable, Sendable {
     }
 }
 
-/// Limits a file must respect to play as written (see DESIGN.md §3).
+/// Limits a file must respect to play as written (docs/ARCHITECTURE.md, "Core Haptics facts").
 public enum AHAPLimits {
     /// Longest continuous event we write or accept, in seconds (Lofelt's converter splits at 30 s too).
     public static let maxContinuousDuration: Double = 30

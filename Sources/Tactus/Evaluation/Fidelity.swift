@@ -2,7 +2,7 @@ import Foundation
 import TactusAHAP
 
 /// How well one AHAP plays its audio, measured with the pattern evaluator the way Core
-/// Haptics would play it (see DESIGN.md, "How we know it is good").
+/// Haptics would play it (docs/ARCHITECTURE.md, "How Tactus is measured").
 public struct Fidelity {
     /// Pearson correlation of evaluated continuous intensity with the reference loudness;
     /// nil when the file has no continuous haptics or no loudness variation.
