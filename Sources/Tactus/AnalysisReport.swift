@@ -38,11 +38,14 @@ public struct AnalysisReport {
         }
     }
 
+    /// The per-frame outputs reported: every output the analysis declares, in order.
+    var columns: [FeatureDescriptor] { AnalysisSession.outputDescriptors }
+
     public func json() -> String {
         let f = analysis.features
         let count = f[LevelAnalyzer.output]?.count ?? 0
-        func column(_ name: String, _ digits: Int) -> String {
-            "[" + (f[name] ?? []).map { Self.number(Double($0), digits) }.joined(separator: ",") + "]"
+        func column(_ output: FeatureDescriptor) -> String {
+            "[" + (f[output.id] ?? []).map { Self.number(Double($0), output.decimals) }.joined(separator: ",") + "]"
         }
         let times = "[" + (0..<count).map { Self.number(Double($0) * analysis.hopSeconds, 5) }.joined(separator: ",") + "]"
         let onsets = onsetRows.map { row in
@@ -51,6 +54,11 @@ public struct AnalysisReport {
                 + "\"intensity\": \(row.intensity.map { Self.number($0, 4) } ?? "null"), "
                 + "\"sharpness\": \(row.sharpness.map { Self.number($0, 4) } ?? "null")}"
         }
+        let outputs = columns.map {
+            "    {\"id\": \(JSONText.quote($0.id)), \"unit\": \(JSONText.quote($0.unit)), "
+                + "\"description\": \(JSONText.quote($0.description))}"
+        }
+        let frames = ["    \"time\": \(times)"] + columns.map { "    \(JSONText.quote($0.id)): \(column($0))" }
         return """
         {
           "file": \(JSONText.quote(file)),
@@ -65,12 +73,11 @@ public struct AnalysisReport {
           "onsets": [
         \(onsets.joined(separator: ",\n"))
           ],
+          "outputs": [
+        \(outputs.joined(separator: ",\n"))
+          ],
           "frames": {
-            "time": \(times),
-            "rmsDb": \(column(LevelAnalyzer.output, 2)),
-            "centroidHz": \(column(CentroidAnalyzer.output, 1)),
-            "novelty": \(column(OnsetDetector.noveltyOutput, 3)),
-            "threshold": \(column(OnsetDetector.thresholdOutput, 3))
+        \(frames.joined(separator: ",\n"))
           }
         }
 
@@ -85,14 +92,12 @@ public struct AnalysisReport {
                           row.sharpness.map { Self.number($0, 4) } ?? ""].joined(separator: ","))
         }
         lines.append("")
-        lines.append("time,rms_db,centroid_hz,novelty,threshold")
-        let f = analysis.features
-        let rms = f[LevelAnalyzer.output] ?? [], centroid = f[CentroidAnalyzer.output] ?? []
-        let novelty = f[OnsetDetector.noveltyOutput] ?? [], threshold = f[OnsetDetector.thresholdOutput] ?? []
-        for k in rms.indices {
-            lines.append([Self.number(Double(k) * analysis.hopSeconds, 5), Self.number(Double(rms[k]), 2),
-                          Self.number(Double(centroid[k]), 1), Self.number(Double(novelty[k]), 3),
-                          k < threshold.count ? Self.number(Double(threshold[k]), 3) : ""].joined(separator: ","))
+        lines.append((["time"] + columns.map(\.id)).joined(separator: ","))
+        let values = columns.map { analysis.features[$0.id] ?? [] }
+        for k in (analysis.features[LevelAnalyzer.output] ?? []).indices {
+            lines.append(([Self.number(Double(k) * analysis.hopSeconds, 5)] + zip(columns, values).map { output, series in
+                k < series.count ? Self.number(Double(series[k]), output.decimals) : ""
+            }).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -66,6 +66,10 @@ public struct AnalysisResult {
 /// Memory is bounded by the window, the onset history and the per-frame features (a few
 /// floats per hop), never by the whole signal.
 public final class AnalysisSession {
+    /// Every per-frame output an `AnalysisResult` holds, in report order.
+    public static let outputDescriptors = LevelAnalyzer.outputDescriptors + CentroidAnalyzer.outputDescriptors
+        + OnsetDetector.outputDescriptors
+
     public let geometry: FrameGeometry
     private let stft: STFT
     private let level = LevelAnalyzer()

@@ -1,10 +1,32 @@
 import Foundation
 
-/// A streaming analyzer: sees each frame once, keeps only what it needs, and publishes
-/// named per-frame outputs (`rms.db`, `centroid.hz`, …) addressed by name, never by index.
+/// Describes one per-frame output of an analyzer, as a Vamp plugin's output descriptor does:
+/// what it is, in which unit, and how many decimals mean something. Reports and tools list
+/// the outputs from these declarations rather than by hand.
+public struct FeatureDescriptor: Equatable, Sendable {
+    /// The output's name in `AnalysisResult.features` (`rms.db`).
+    public let id: String
+    /// Unit of the values ("dBFS", "Hz", or the method's novelty scale).
+    public let unit: String
+    public let description: String
+    /// Decimals worth printing.
+    public let decimals: Int
+
+    public init(id: String, unit: String, description: String, decimals: Int) {
+        self.id = id
+        self.unit = unit
+        self.description = description
+        self.decimals = decimals
+    }
+}
+
+/// A streaming analyzer: sees each frame once, keeps only what it needs, and publishes the
+/// per-frame outputs it declares, addressed by name, never by index.
 public protocol FrameAnalyzer: AnyObject {
+    /// The outputs `outputs` holds, in the order reports list them.
+    static var outputDescriptors: [FeatureDescriptor] { get }
     func process(_ frame: SpectralFrame)
-    /// Per-frame outputs by name, one value per processed frame.
+    /// Per-frame outputs by descriptor id, one value per processed frame.
     var outputs: [String: [Float]] { get }
 }
 

@@ -7,6 +7,10 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
     public static let summary = "RMS level of each frame in dBFS (the loudness envelope)."
     public static let parameters: [ParameterDescriptor] = []
     public static let output = "rms.db"
+    public static let outputDescriptors = [
+        FeatureDescriptor(id: output, unit: "dBFS", description: "RMS level of the frame's samples (a full-scale sine is −3 dB).",
+                          decimals: 2),
+    ]
 
     private var levels: [Float] = []
 
@@ -32,6 +36,11 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
                 help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it."),
     ]
     public static let output = "centroid.hz"
+    public static let outputDescriptors = [
+        FeatureDescriptor(id: output, unit: "Hz",
+                          description: "Magnitude-weighted mean frequency within minHz…maxHz; 0 when the band is silent.",
+                          decimals: 1),
+    ]
 
     private let minHz: Double
     private let maxHz: Double

@@ -23,6 +23,13 @@ public struct DetectedOnset: Equatable, Sendable {
 public final class OnsetDetector: FrameAnalyzer {
     public static let noveltyOutput = "onset.novelty"
     public static let thresholdOutput = "onset.threshold"
+    public static let outputDescriptors = [
+        FeatureDescriptor(id: noveltyOutput, unit: "novelty",
+                          description: "The onset method's novelty: high where a new sound starts (its own scale, e.g. dB per band).",
+                          decimals: 3),
+        FeatureDescriptor(id: thresholdOutput, unit: "novelty",
+                          description: "The adaptive threshold a novelty peak must exceed (local median + delta).", decimals: 3),
+    ]
     /// Largest number of samples `append(samples:)` takes at once.
     public static let maxChunk = 1024
 
