@@ -1,4 +1,5 @@
-// swift-tools-version:5.9
+// swift-tools-version:5.10
+// 5.10: the registries use `nonisolated(unsafe)` statics, which earlier compilers do not know.
 import PackageDescription
 
 let package = Package(
