@@ -38,13 +38,15 @@ public enum HarmonyCheck {
     }
 
     /// Whether the audio rises by `attackRiseDb` to an audible level within 30 ms of `time`.
+    /// A time outside the audio (negative, past its end, or not finite) has no attack.
     static func audibleAttack(near time: Double, _ reference: ReferenceEnvelope) -> Bool {
         let levels = reference.levelDb
-        guard !levels.isEmpty else { return false }
-        let loudest = levels.max()!
-        let k = Int(time / ReferenceEnvelope.hopSeconds)
-        let after = levels[min(levels.count - 1, max(0, k - 1))...min(levels.count - 1, k + 3)].max()!
-        let before = levels[max(0, k - 6)...min(levels.count - 1, max(0, k - 1))].min()!
+        guard let loudest = levels.max(), time.isFinite, time >= 0 else { return false }
+        let frame = time / ReferenceEnvelope.hopSeconds
+        guard frame < Double(levels.count) else { return false }
+        let k = Int(frame)
+        let after = levels[max(0, k - 1)...min(levels.count - 1, k + 3)].max()!
+        let before = levels[max(0, k - 6)...max(0, k - 1)].min()!
         return after > loudest - silenceDb && after - before >= attackRiseDb
     }
 
