@@ -43,6 +43,7 @@ bench: deps
 	scripts/bench/ensure-tools.sh
 	$(SWIFT) build -c release --static-swift-stdlib --product tactus
 	scripts/bench/run.py --tactus .build/release/tactus
+	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 
 clean:
 	rm -rf .build $(OUT)

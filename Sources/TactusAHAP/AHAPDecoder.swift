@@ -33,8 +33,8 @@ public struct AHAPDecoder: Sendable {
 
     /// Decodes an already parsed file (the validator parses once and reuses the tree).
     func decode(_ json: JSONValue) throws -> AHAPDocument {
-        let root = Node(json, path: "")
-        _ = try root.object()
+        let root = Node(json)
+        try root.requireObject()
         let version = try root.optional("Version")?.number() ?? 1.0
         let metadata = try root.optional("Metadata").map(metadataEntries) ?? []
         let pattern = try root.required("Pattern").array().map(element)
@@ -62,7 +62,7 @@ public struct AHAPDecoder: Sendable {
             throw node.failure("expected exactly one of Event, Parameter, ParameterCurve, found \(kinds.isEmpty ? "none" : kinds.joined(separator: " and "))")
         }
         let body = try node.required(kind)
-        _ = try body.object()
+        try body.requireObject()
         switch kind {
         case "Event": return .event(try event(body))
         case "Parameter": return .parameter(try dynamicParameter(body))
@@ -79,7 +79,7 @@ public struct AHAPDecoder: Sendable {
             useVolumeEnvelope: try node.optional("EventWaveformUseVolumeEnvelope")?.bool(),
             loopEnabled: try node.optional("EventWaveformLoopEnabled")?.bool(),
             parameters: try node.optional("EventParameters")?.array().map { item in
-                _ = try item.object()
+                try item.requireObject()
                 return AHAPEvent.Parameter(id: try item.required("ParameterID").string(),
                                            value: try item.required("ParameterValue").number())
             } ?? [])
@@ -96,44 +96,88 @@ public struct AHAPDecoder: Sendable {
             parameterID: try node.required("ParameterID").string(),
             time: try node.required("Time").number(),
             controlPoints: try node.required("ParameterCurveControlPoints").array().map { point in
-                _ = try point.object()
+                try point.requireObject()
                 return .init(time: try point.required("Time").number(),
                              value: try point.required("ParameterValue").number())
             })
     }
 }
 
-/// A JSON value together with its path, so every shape error can say where it is.
+/// Where a value sits in a JSON document. Built as the reader walks the document and
+/// turned into text (`Pattern[3].Event.Time`) only when a message needs it, so walking a
+/// pattern of a million values builds no strings.
+indirect enum JSONPath {
+    case root
+    case key(JSONPath, String)
+    case index(JSONPath, Int)
+
+    var text: String {
+        switch self {
+        case .root: return ""
+        case .key(.root, let key): return key
+        case .key(let parent, let key): return parent.text + "." + key
+        case .index(let parent, let index): return parent.text + "[\(index)]"
+        }
+    }
+}
+
+/// One step of a path kept as a stack while a walk descends.
+enum PathComponent {
+    case key(String)
+    case index(Int)
+
+    /// `Pattern[3].Event.Time`
+    static func text(_ components: [PathComponent]) -> String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? key : "." + key
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
+/// A JSON value together with where it is, so every shape error can say so.
 /// Shared by the decoder and the validator.
 struct Node {
     let json: JSONValue
-    let path: String
+    let location: JSONPath
 
-    init(_ json: JSONValue, path: String) {
+    init(_ json: JSONValue, at location: JSONPath = .root) {
         self.json = json
-        self.path = path
+        self.location = location
     }
 
-    func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// The location as text, for messages.
+    var path: String { location.text }
+
+    func child(_ key: String) -> JSONPath { .key(location, key) }
 
     func failure(_ message: String) -> AHAPDecodingError { AHAPDecodingError(path: path, message: message) }
     func mismatch(_ expected: String) -> AHAPDecodingError { failure("expected \(expected), found \(json.kindName)") }
 
-    func optional(_ key: String) -> Node? { json[key].map { Node($0, path: child(key)) } }
+    func optional(_ key: String) -> Node? { json[key].map { Node($0, at: child(key)) } }
 
     func required(_ key: String) throws -> Node {
         guard let node = optional(key) else { throw failure("missing required key \"\(key)\"") }
         return node
     }
 
+    /// Throws unless the value is an object (without building its members).
+    func requireObject() throws {
+        guard case .object = json else { throw mismatch("an object") }
+    }
+
     func object() throws -> [(key: String, value: Node)] {
         guard case .object(let members) = json else { throw mismatch("an object") }
-        return members.map { ($0.key, Node($0.value, path: child($0.key))) }
+        return members.map { ($0.key, Node($0.value, at: child($0.key))) }
     }
 
     func array() throws -> [Node] {
         guard case .array(let items) = json else { throw mismatch("an array") }
-        return items.enumerated().map { Node($1, path: "\(path)[\($0)]") }
+        return items.enumerated().map { Node($1, at: .index(location, $0)) }
     }
 
     /// A finite number; `1e999` and the like are reported rather than read as infinity.

@@ -93,33 +93,61 @@ public struct AHAPValidator: Sendable {
     }
 
     public func validate(_ data: Data) -> AHAPValidationReport {
+        inspect(data).report
+    }
+
+    /// Validates and decodes in one reading of the file: the findings, and the pattern when
+    /// its shape can be decoded at all (files with value errors still play, clamped).
+    public func inspect(_ data: Data) -> (report: AHAPValidationReport, document: AHAPDocument?) {
         var check = Checker(baseDirectory: baseDirectory)
         let json: JSONValue
         do {
             json = try JSONReader.parse(data)
         } catch {
             check.error(.invalidJSON, "", "\(error)")
-            return AHAPValidationReport(diagnostics: check.diagnostics)
+            return (AHAPValidationReport(diagnostics: check.diagnostics), nil)
         }
-        check.duplicateKeys(Node(json, path: ""))
-        check.document(Node(json, path: ""))
-        // Files with value errors still play (clamped), so they are still worth playing here.
+        var path: [PathComponent] = []
+        check.duplicateKeys(json, &path)
+        check.document(Node(json))
+        var document: AHAPDocument?
         do {
-            check.playback(try AHAPDecoder().decode(json))
+            document = try AHAPDecoder().decode(json)
+            check.playback(document!)
         } catch {
             // A shape error the checks above have named already; never let one pass unnamed.
             if check.diagnostics.allSatisfy({ $0.severity == .warning }) {
                 check.error(.wrongType, (error as? AHAPDecodingError)?.path ?? "", "\(error)")
             }
         }
-        return AHAPValidationReport(diagnostics: check.diagnostics)
+        return (AHAPValidationReport(diagnostics: check.diagnostics), document)
     }
+}
+
+/// The keys Core Haptics reads in each kind of object.
+private enum Keys {
+    static let document = ["Version", "Metadata", "Pattern"]
+    static let element = ["Event", "Parameter", "ParameterCurve"]
+    static let event = ["Time", "EventType", "EventDuration", "EventWaveformPath", "EventWaveformUseVolumeEnvelope",
+                        "EventWaveformLoopEnabled", "EventParameters"]
+    static let eventParameter = ["ParameterID", "ParameterValue"]
+    static let dynamicParameter = ["ParameterID", "Time", "ParameterValue"]
+    static let curve = ["ParameterID", "Time", "ParameterCurveControlPoints"]
+    static let controlPoint = ["Time", "ParameterValue"]
 }
 
 /// The checks, accumulating diagnostics as they walk the file.
 private struct Checker {
     let baseDirectory: URL?
     var diagnostics: [AHAPDiagnostic] = []
+
+    mutating func error(_ kind: AHAPDiagnostic.Kind, _ location: JSONPath, _ message: String) {
+        error(kind, location.text, message)
+    }
+
+    mutating func warning(_ kind: AHAPDiagnostic.Kind, _ location: JSONPath, _ message: String) {
+        warning(kind, location.text, message)
+    }
 
     mutating func error(_ kind: AHAPDiagnostic.Kind, _ location: String, _ message: String) {
         diagnostics.append(AHAPDiagnostic(severity: .error, kind: kind, location: location, message: message))
@@ -132,7 +160,7 @@ private struct Checker {
     // MARK: Typed reads that report instead of throwing
 
     /// The members of an object, or nil after reporting that it is not one.
-    mutating func members(_ node: Node, allowed: Set<String>) -> [(key: String, value: Node)]? {
+    mutating func members(_ node: Node, allowed: [String]) -> [(key: String, value: Node)]? {
         guard let members = try? node.object() else {
             error(.wrongType, node.path, "expected an object, found \(node.json.kindName)")
             return nil
@@ -173,7 +201,7 @@ private struct Checker {
         return value
     }
 
-    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, _ location: String, _ id: String) {
+    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, _ location: JSONPath, _ id: String) {
         guard !range.contains(value) else { return }
         error(.valueOutOfRange, location,
               "\(id) \(value) is outside \(range.lowerBound)…\(range.upperBound); Core Haptics clamps it silently")
@@ -181,23 +209,43 @@ private struct Checker {
 
     // MARK: Structure
 
-    mutating func duplicateKeys(_ node: Node) {
-        switch node.json {
+    /// Warns about every key that appears twice in one object, anywhere in the file. The
+    /// path is kept as a stack of components and built only for a finding.
+    mutating func duplicateKeys(_ json: JSONValue, _ path: inout [PathComponent]) {
+        switch json {
         case .object(let members):
-            var seen = Set<String>()
-            for member in members where !seen.insert(member.key).inserted {
-                warning(.duplicateKey, node.child(member.key), "key appears more than once; only the last counts")
+            for index in Self.repeatedKeys(members) {
+                warning(.duplicateKey, PathComponent.text(path + [.key(members[index].key)]),
+                        "key appears more than once; only the last counts")
             }
-            for (_, child) in (try? node.object()) ?? [] { duplicateKeys(child) }
-        case .array:
-            for child in (try? node.array()) ?? [] { duplicateKeys(child) }
+            for member in members {
+                path.append(.key(member.key))
+                duplicateKeys(member.value, &path)
+                path.removeLast()
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                path.append(.index(index))
+                duplicateKeys(item, &path)
+                path.removeLast()
+            }
         default:
             break
         }
     }
 
+    /// The indices of members whose key an earlier member already has: a scan for the
+    /// handful of keys AHAP objects hold, one set for a large object.
+    private static func repeatedKeys(_ members: [(key: String, value: JSONValue)]) -> [Int] {
+        if members.count <= 16 {
+            return members.indices.filter { index in members[..<index].contains { $0.key == members[index].key } }
+        }
+        var seen = Set<String>()
+        return members.indices.filter { !seen.insert(members[$0].key).inserted }
+    }
+
     mutating func document(_ root: Node) {
-        guard members(root, allowed: ["Version", "Metadata", "Pattern"]) != nil else { return }
+        guard members(root, allowed: Keys.document) != nil else { return }
         if let version = number(root, "Version", required: true), version != 1 {
             warning(.unsupportedVersion, "Version", "Core Haptics documents only version 1.0, found \(version)")
         }
@@ -211,8 +259,8 @@ private struct Checker {
     }
 
     mutating func element(_ node: Node) {
-        let kinds = ["Event", "Parameter", "ParameterCurve"]
-        guard let members = members(node, allowed: Set(kinds)) else { return }
+        let kinds = Keys.element
+        guard let members = members(node, allowed: kinds) else { return }
         let present = kinds.filter { kind in members.contains { $0.key == kind } }
         guard present.count == 1, let kind = present.first, let body = node.optional(kind) else {
             error(.elementShape, node.path, "must hold exactly one of Event, Parameter, ParameterCurve; found "
@@ -227,9 +275,7 @@ private struct Checker {
     }
 
     mutating func event(_ node: Node) {
-        guard members(node, allowed: ["Time", "EventType", "EventDuration", "EventWaveformPath",
-                                      "EventWaveformUseVolumeEnvelope", "EventWaveformLoopEnabled",
-                                      "EventParameters"]) != nil else { return }
+        guard members(node, allowed: Keys.event) != nil else { return }
         _ = time(node)
         let typeName = read(node, "EventType", required: true) { try $0.string() }
         let type = typeName.map(AHAPEventType.init(rawValue:))
@@ -265,7 +311,7 @@ private struct Checker {
 
         var ids: [String] = []
         for item in read(node, "EventParameters", required: false, { try $0.array() }) ?? [] {
-            guard members(item, allowed: ["ParameterID", "ParameterValue"]) != nil else { continue }
+            guard members(item, allowed: Keys.eventParameter) != nil else { continue }
             let id = read(item, "ParameterID", required: true) { try $0.string() }
             let value = number(item, "ParameterValue", required: true)
             guard let id else { continue }
@@ -295,7 +341,7 @@ private struct Checker {
     }
 
     mutating func dynamicParameter(_ node: Node) {
-        guard members(node, allowed: ["ParameterID", "Time", "ParameterValue"]) != nil else { return }
+        guard members(node, allowed: Keys.dynamicParameter) != nil else { return }
         let known = dynamicID(node)
         _ = time(node)
         if let value = number(node, "ParameterValue", required: true), let (id, info) = known {
@@ -304,7 +350,7 @@ private struct Checker {
     }
 
     mutating func curve(_ node: Node) {
-        guard members(node, allowed: ["ParameterID", "Time", "ParameterCurveControlPoints"]) != nil else { return }
+        guard members(node, allowed: Keys.curve) != nil else { return }
         let known = dynamicID(node)
         let start = time(node)
         let pointsKey = "ParameterCurveControlPoints"
@@ -316,7 +362,7 @@ private struct Checker {
         }
         var previous: Double?
         for point in points {
-            guard members(point, allowed: ["Time", "ParameterValue"]) != nil else { continue }
+            guard members(point, allowed: Keys.controlPoint) != nil else { continue }
             let time = self.time(point)
             if let value = number(point, "ParameterValue", required: true), let (id, info) = known {
                 inRange(value, info.range, point.child("ParameterValue"), id)

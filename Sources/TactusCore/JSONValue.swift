@@ -172,32 +172,36 @@ public struct JSONReader {
 
     private mutating func string() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
         var run = index  // start of the current run of unescaped bytes
-        func flush(_ reader: JSONReader, upTo end: Int) throws {
-            guard run < end else { return }
-            guard let text = String(bytes: reader.bytes[run..<end], encoding: .utf8) else {
-                throw reader.error("invalid UTF-8 in a string")
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
+        var text = ""
         while true {
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                try flush(self, upTo: index)
+                let tail = try utf8(run..<index)
                 index += 1
-                return String(scalars)
+                return text.isEmpty ? tail : text + tail
             case UInt8(ascii: "\\"):
-                try flush(self, upTo: index)
+                text += try utf8(run..<index)
                 index += 1
-                scalars.append(try escape())
+                text.unicodeScalars.append(try escape())
                 run = index
             case 0..<0x20:
                 throw error("control character in a string")
             default:
                 index += 1
             }
+        }
+    }
+
+    /// The bytes in `range` as text; invalid UTF-8 is an error, not replaced.
+    private func utf8(_ range: Range<Int>) throws -> String {
+        try bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            // ASCII (nearly every key and value) needs no validation.
+            if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+            guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            return text
         }
     }
 

@@ -51,6 +51,10 @@ final class HapticSonifier {
     private var firstRinging = 0
     private var frame = 0
     private var phase = 0.0
+    /// The carrier's phase step per sample for `incrementSharpness` (sharpness is mostly
+    /// constant, and the step costs a `pow`).
+    private var phaseIncrement = 0.0
+    private var incrementSharpness = Double.nan
     /// Grid cell `cachedCell` spans `cellStart` to `cellEnd` (intensity, sharpness).
     private var cachedCell = -2
     private var cellStart = (0.0, 0.0)
@@ -92,9 +96,12 @@ final class HapticSonifier {
         let fraction = position - Double(cell)
         let intensity = cellStart.0 + (cellEnd.0 - cellStart.0) * fraction
         let sharpness = cellStart.1 + (cellEnd.1 - cellStart.1) * fraction
-        let hz = Self.carrierLowHz * pow(Self.carrierHighHz / Self.carrierLowHz, sharpness)
+        if sharpness != incrementSharpness {
+            let hz = Self.carrierLowHz * pow(Self.carrierHighHz / Self.carrierLowHz, sharpness)
+            (incrementSharpness, phaseIncrement) = (sharpness, 2 * .pi * hz / sampleRate)
+        }
         let current = phase
-        phase = (phase + 2 * .pi * hz / sampleRate).truncatingRemainder(dividingBy: 2 * .pi)
+        phase = (phase + phaseIncrement).truncatingRemainder(dividingBy: 2 * .pi)
         guard intensity > 0 else { return 0 }
         return Self.carrierAmplitude * intensity * Self.carrierWave(phase: current, sharpness: sharpness)
     }
@@ -127,10 +134,21 @@ final class HapticSonifier {
         var index = firstRinging
         while index < ticks.count, ticks[index].start < end {
             let tick = ticks[index]
-            for frame in max(first, tick.start)..<max(first, min(end, tick.start + tick.length)) {
-                let n = Double(frame - tick.start)
-                let envelope = exp(-n * tick.decayRate) * (1 - n / Double(tick.length))
-                buffer[frame - first] += Float(tick.amplitude * envelope * sin(tick.omega * n))
+            let from = max(first, tick.start), to = max(first, min(end, tick.start + tick.length))
+            if from < to {
+                // e^(−n·decay)·(cos ωn, sin ωn) as a damped rotation, advanced one sample at a
+                // time: a multiply-add per sample instead of an exp and a sin.
+                let n0 = Double(from - tick.start)
+                let start = exp(-n0 * tick.decayRate)
+                var (re, im) = (start * cos(tick.omega * n0), start * sin(tick.omega * n0))
+                let damping = exp(-tick.decayRate)
+                let (c, s) = (damping * cos(tick.omega), damping * sin(tick.omega))
+                let length = Double(tick.length)
+                for frame in from..<to {
+                    let n = Double(frame - tick.start)
+                    buffer[frame - first] += Float(tick.amplitude * im * (1 - n / length))
+                    (re, im) = (re * c - im * s, re * s + im * c)
+                }
             }
             index += 1
         }

@@ -7,6 +7,10 @@ import TactusCore
 enum Markup {
     /// Escapes text for element content and double- or single-quoted attribute values.
     static func escape(_ text: String) -> String {
+        // Most values (numbers, colours, class names) need nothing escaped.
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.count)
         for character in text {

@@ -283,13 +283,27 @@ struct PreviewPlot {
         return path
     }
 
+    /// The transients worth a marker: one that would land on the same whole pixel, at the same
+    /// height, size and colour as the one drawn before it adds nothing visible (dense patterns
+    /// of thousands of events per second of plot).
+    private var visibleTransients: [HapticTimeline.Transient] {
+        var previous: (Int, Int, Int, String)?
+        return content.timeline.transients.filter { transient in
+            let key = (Int(x(transient.time).rounded()), Int(hapticY(transient.intensity).rounded()),
+                       Int((6 * transient.intensity).rounded()), PlotStyle.sharpnessColour(transient.sharpness))
+            defer { previous = key }
+            return previous.map { $0 != key } ?? true
+        }
+    }
+
     private func transients(_ svg: inout SVGWriter) {
         let bottom = Markup.number(Layout.hapticBottom)
-        for transient in content.timeline.transients {
+        let transients = visibleTransients
+        for transient in transients {
             let px = Markup.number(x(transient.time)), py = Markup.number(hapticY(transient.intensity))
             svg.element("line", [("class", "tp-stem"), ("x1", px), ("x2", px), ("y1", bottom), ("y2", py)])
         }
-        for transient in content.timeline.transients {
+        for transient in transients {
             svg.start("circle", [
                 ("class", "tp-transient"), ("fill", PlotStyle.sharpnessColour(transient.sharpness)),
                 ("cx", Markup.number(x(transient.time))), ("cy", Markup.number(hapticY(transient.intensity))),

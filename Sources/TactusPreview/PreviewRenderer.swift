@@ -86,26 +86,28 @@ public enum PreviewRenderer {
     /// The pattern, evaluated and validated, its sound opened, and where its preview goes.
     private static func open(_ ahap: URL, into directory: URL, stem: String?) throws
         -> (AHAPDocument, PatternEvaluator, PairedAudio?, Outputs, [String]) {
-        let (data, document) = try readPattern(ahap)
-        var warnings = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).validate(data).diagnostics
-            .map(\.description)
+        let (document, report) = try readPattern(ahap)
+        var warnings = report.diagnostics.map(\.description)
         let audio = openAudio(document, ahap: ahap, warnings: &warnings)
         let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
                               withSideBySide: audio != nil)
         return (document, PatternEvaluator(document), audio, outputs, warnings)
     }
 
-    /// The file's bytes (for the validator) and its pattern.
-    private static func readPattern(_ ahap: URL) throws -> (Data, AHAPDocument) {
+    /// The file's pattern and the validator's findings, from one reading.
+    private static func readPattern(_ ahap: URL) throws -> (AHAPDocument, AHAPValidationReport) {
         let data: Data
         do { data = try Data(contentsOf: ahap) } catch {
             throw FileError(file: ahap.path, reason: FileManager.default.fileExists(atPath: ahap.path)
                                ? "cannot be read" : "no such file")
         }
-        do { return (data, try AHAPDecoder().decode(data)) } catch {
-            throw FileError(file: ahap.path, reason: "is not an AHAP file: \(error)",
-                               hint: "check it with tactus validate")
+        let (report, document) = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).inspect(data)
+        guard let document else {
+            let reason = report.diagnostics.first { $0.severity == .error }.map { "\($0.location): \($0.message)" }
+            throw FileError(file: ahap.path, reason: "is not an AHAP file: " + (reason ?? "unreadable"),
+                            hint: "check it with tactus validate")
         }
+        return (document, report)
     }
 
     private static func refuseOverlongPreview(_ evaluator: PatternEvaluator, _ audio: PairedAudio?, ahap: URL) throws {
