@@ -15,7 +15,7 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case invalidJSON, numberOutOfRange, wrongType, missingKey, unknownKey, duplicateKey
         case unsupportedVersion, elementShape, unknownEventType, unknownParameter, valueOutOfRange
         case negativeTime, missingDuration, nonPositiveDuration, durationTooLong
-        case missingWaveformPath, audioFileNotFound
+        case missingWaveformPath, audioFileNotFound, waveformPathOutsideFolder
         case emptyCurve, tooManyControlPoints, decreasingControlPointTime, absoluteControlPointTimes
         case missingParameter, transientScaledByControl, transientSharpnessShiftedByControl
         case controlLeaksIntoLaterEvents, controlLeftSetAfterLastEvent
@@ -246,8 +246,15 @@ private struct Checker {
 
     mutating func document(_ root: Node) {
         guard members(root, allowed: Keys.document) != nil else { return }
-        if let version = number(root, "Version", required: true), version != 1 {
-            warning(.unsupportedVersion, "Version", "Core Haptics documents only version 1.0, found \(version)")
+        // Apple's own sample patterns omit `Version` and play; a version of 0 does not load on iOS 17.
+        if root.optional("Version") == nil {
+            warning(.missingKey, "Version", "missing Version; Core Haptics reads it as 1.0 (write \"Version\": 1.0)")
+        } else if let version = number(root, "Version", required: true), version != 1 {
+            if version <= 0 {
+                error(.unsupportedVersion, "Version", "version \(version) is refused by Core Haptics; write 1.0")
+            } else {
+                warning(.unsupportedVersion, "Version", "Core Haptics documents only version 1.0, found \(version)")
+            }
         }
         // Metadata keys are free-form; only the values' type is checked.
         for entry in read(root, "Metadata", required: false, { try $0.object() }) ?? [] {
@@ -300,6 +307,11 @@ private struct Checker {
             error(.missingWaveformPath, node.child("EventWaveformPath"), "AudioCustom events need an EventWaveformPath")
         }
         let path = read(node, "EventWaveformPath", required: false) { try $0.string() }
+        if let path, path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+            warning(.waveformPathOutsideFolder, node.child("EventWaveformPath"),
+                    "\(path) is \(path.hasPrefix("/") ? "absolute" : "outside the AHAP's folder"); "
+                        + "an app bundle resolves the path relative to the AHAP, so it will not load there")
+        }
         if let path, let baseDirectory {
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
             if !FileManager.default.fileExists(atPath: url.path) {
@@ -356,9 +368,11 @@ private struct Checker {
         let pointsKey = "ParameterCurveControlPoints"
         guard let points = read(node, pointsKey, required: true, { try $0.array() }) else { return }
         if points.isEmpty { error(.emptyCurve, node.child(pointsKey), "a curve needs at least one control point") }
+        // Meta's converter and Haptics Studio write hundreds of points per curve in files that
+        // ship; older iOS versions refused more than 16.
         if points.count > AHAPLimits.maxControlPoints {
-            error(.tooManyControlPoints, node.child(pointsKey),
-                  "\(points.count) control points; at most \(AHAPLimits.maxControlPoints) are allowed, split the curve")
+            warning(.tooManyControlPoints, node.child(pointsKey),
+                    "\(points.count) control points; iOS before 16 plays at most \(AHAPLimits.maxControlPoints) per curve, split it")
         }
         var previous: Double?
         for point in points {

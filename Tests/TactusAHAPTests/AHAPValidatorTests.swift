@@ -34,7 +34,10 @@ final class AHAPValidatorTests: XCTestCase {
         assertFinds(.wrongType, at: "Version", in: #"{"Version": "1.0", "Pattern": []}"#)
         assertFinds(.wrongType, at: "", in: "[]")
         assertFinds(.missingKey, at: "Pattern", in: #"{"Version": 1.0}"#)
-        assertFinds(.missingKey, at: "Version", in: #"{"Pattern": []}"#)
+        assertFinds(.missingKey, .warning, at: "Version", in: #"{"Pattern": []}"#)
+        XCTAssertTrue(report(#"{"Pattern": []}"#).isValid, "Apple's samples omit Version and play")
+        assertFinds(.unsupportedVersion, at: "Version", in: #"{"Version": 0, "Pattern": []}"#)
+        assertFinds(.unsupportedVersion, .warning, at: "Version", in: #"{"Version": 2, "Pattern": []}"#)
         assertFinds(.wrongType, at: "Pattern", in: #"{"Version": 1.0, "Pattern": {}}"#)
         assertFinds(.wrongType, at: "Metadata", in: #"{"Version": 1.0, "Metadata": [], "Pattern": []}"#)
         assertFinds(.wrongType, .warning, at: "Metadata.Build", in: #"{"Version": 1.0, "Metadata": {"Build": 3}, "Pattern": []}"#)
@@ -89,6 +92,14 @@ final class AHAPValidatorTests: XCTestCase {
         let pattern = directory.appendingPathComponent("p.ahap")
         try data(audio("missing.wav")).write(to: pattern)
         XCTAssertEqual(AHAPValidator().validate(contentsOf: pattern).diagnostics.map(\.kind), [.audioFileNotFound])
+        // A path an app bundle cannot resolve: absolute, or out of the AHAP's folder.
+        try Data([0]).write(to: directory.deletingLastPathComponent().appendingPathComponent("up.wav"))
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent().appendingPathComponent("up.wav")) }
+        assertFinds(.waveformPathOutsideFolder, .warning, at: "Pattern[0].Event.EventWaveformPath",
+                    in: audio("../up.wav"), base: directory)
+        XCTAssertEqual(report(audio("../up.wav"), base: directory).errorCount, 0, "it exists here")
+        assertFinds(.waveformPathOutsideFolder, .warning, in: audio(directory.appendingPathComponent("é 1.wav").path))
+        XCTAssertFalse(report(audio("sub/a..b.wav")).diagnostics.contains { $0.kind == .waveformPathOutsideFolder })
     }
 
     func testParameterAndCurveErrors() {
@@ -103,7 +114,7 @@ final class AHAPValidatorTests: XCTestCase {
         assertFinds(.negativeTime, in: file(#"{"Parameter": {"ParameterID": "HapticSharpnessControl", "Time": -1, "ParameterValue": 0}}"#))
         assertFinds(.unknownParameter, in: file(curve("Volume", 0, [point(0, 1)])))
         assertFinds(.emptyCurve, in: file(curve("HapticIntensityControl", 0, [])))
-        assertFinds(.tooManyControlPoints, at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints",
+        assertFinds(.tooManyControlPoints, .warning, at: "Pattern[0].ParameterCurve.ParameterCurveControlPoints",
                     in: file(curve("HapticIntensityControl", 0, (0..<17).map { point(Double($0) * 0.1, 1) })))
         XCTAssertFalse(report(file(curve("HapticIntensityControl", 0, (0..<16).map { point(Double($0) * 0.1, 1) })))
             .diagnostics.contains { $0.kind == .tooManyControlPoints })
