@@ -36,7 +36,7 @@ public struct PresetProvenance: Equatable {
     /// Reads the provenance of an AHAP written by Tactus.
     public static func read(from ahap: URL) throws -> PresetProvenance {
         let document: AHAPDocument
-        do { document = try AHAPDecoder().decode(Data(contentsOf: ahap)) } catch {
+        do { document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes)) } catch {
             throw FileError(file: ahap.path, reason: "cannot be read as an AHAP: \(error)")
         }
         func value(_ key: String) -> String? { document.metadata.last { $0.key == key }?.value }

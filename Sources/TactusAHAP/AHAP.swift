@@ -155,6 +155,9 @@ public struct AHAPParameterCurve: Equatable, Sendable {
 public enum AHAPLimits {
     /// Longest continuous event we write or accept, in seconds (Lofelt's converter splits at 30 s too).
     public static let maxContinuousDuration: Double = 30
-    /// Most control points one `ParameterCurve` may hold.
+    /// Most control points one `ParameterCurve` should hold (older iOS refused more).
     public static let maxControlPoints = 16
+    /// Largest AHAP file Tactus reads, in bytes: far beyond any real pattern (a million
+    /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
+    public static let maxFileBytes = 256 << 20
 }

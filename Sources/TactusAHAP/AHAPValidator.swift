@@ -83,9 +83,10 @@ public struct AHAPValidator: Sendable {
 
     /// Validates a file on disk, resolving audio paths next to it unless `baseDirectory` is set.
     public func validate(contentsOf url: URL) -> AHAPValidationReport {
-        guard let data = try? Data(contentsOf: url) else {
+        let data: Data
+        do { data = try InputFile.contents(of: url, maxBytes: AHAPLimits.maxFileBytes) } catch {
             return AHAPValidationReport(diagnostics: [AHAPDiagnostic(
-                severity: .error, kind: .invalidJSON, location: "", message: "cannot read \(url.path)")])
+                severity: .error, kind: .invalidJSON, location: "", message: (error as? FileError)?.reason ?? "\(error)")])
         }
         var validator = self
         validator.baseDirectory = baseDirectory ?? url.deletingLastPathComponent()

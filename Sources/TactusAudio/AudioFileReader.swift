@@ -1,5 +1,6 @@
 import CSndFile
 import Foundation
+import TactusCore
 
 /// What a file's header says about its audio.
 public struct AudioFormat: Equatable, Sendable {
@@ -43,15 +44,17 @@ public final class AudioFileReader {
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw AudioError(.unreadable, "cannot be read (permission denied)")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size > 0 else { throw AudioError(.empty, "is empty (0 bytes)") }
-
         // Opened by descriptor, libsndfile recognises formats by content only. By path it
         // falls back on the extension and hands any unrecognised `.mp3` to libmpg123,
-        // which prints resync notes on standard error while it fails.
-        descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw AudioError(.unreadable, "cannot be opened: \(String(cString: strerror(errno)))")
+        // which prints resync notes on standard error while it fails. Only regular files:
+        // a FIFO or a device would block or never end.
+        do { descriptor = try InputFile.openRegular(url) } catch let error as FileError {
+            throw AudioError(.unreadable, error.reason, hint: error.hint)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else {
+            close(descriptor)
+            throw AudioError(.empty, "is empty (0 bytes)")
         }
         var info = SF_INFO()
         guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {

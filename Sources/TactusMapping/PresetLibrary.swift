@@ -95,8 +95,8 @@ public struct PresetLibrary {
         case .builtIn(let name):
             return Data((builtIn[name] ?? "").utf8)
         case .file(let url):
-            do { return try Data(contentsOf: url) } catch {
-                throw PresetError(file: url.lastPathComponent, "cannot be read")
+            do { return try InputFile.contents(of: url, maxBytes: 1 << 20) } catch {
+                throw PresetError(file: url.lastPathComponent, (error as? FileError)?.reason ?? "cannot be read")
             }
         }
     }

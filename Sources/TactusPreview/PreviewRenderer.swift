@@ -97,10 +97,7 @@ public enum PreviewRenderer {
     /// The file's pattern and the validator's findings, from one reading.
     private static func readPattern(_ ahap: URL) throws -> (AHAPDocument, AHAPValidationReport) {
         let data: Data
-        do { data = try Data(contentsOf: ahap) } catch {
-            throw FileError(file: ahap.path, reason: FileManager.default.fileExists(atPath: ahap.path)
-                               ? "cannot be read" : "no such file")
-        }
+        data = try InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes)
         let (report, document) = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).inspect(data)
         guard let document else {
             let reason = report.diagnostics.first { $0.severity == .error }.map { "\($0.location): \($0.message)" }

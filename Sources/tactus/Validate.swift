@@ -33,10 +33,9 @@ struct Validate: ParsableCommand {
         for path in files {
             let url = URL(fileURLWithPath: path)
             let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                let exists = FileManager.default.fileExists(atPath: url.path)
-                report(FileError(file: path, reason: exists ? "cannot be read: \(FileErrorReason.describe(error))" : "no such file",
-                                 hint: exists ? nil : "check the path"))
+            do { data = try InputFile.contents(of: url, maxBytes: AHAPLimits.maxFileBytes) } catch {
+                let cause = error as? FileError
+                report(FileError(file: path, reason: cause?.reason ?? "\(error)", hint: cause?.hint))
                 failed = true
                 continue
             }

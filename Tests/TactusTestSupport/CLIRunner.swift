@@ -13,10 +13,13 @@ public enum CLIRunner {
         public var signaled: Bool
         public var stdout: String
         public var stderr: String
+        /// True when the run outlasted its time limit and was killed.
+        public var timedOut = false
 
         /// Standard error split into lines, without the empty tail after the last newline.
         public var stderrLines: [String] {
-            stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast(stderr.hasSuffix("\n") ? 1 : 0)
+            if stderr.isEmpty { return [] }
+            return stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast(stderr.hasSuffix("\n") ? 1 : 0)
                 .map(String.init)
         }
 
@@ -66,6 +69,18 @@ public enum CLIRunner {
                            conditions: Conditions = Conditions()) throws -> Outcome {
         let running = try start(arguments, in: directory, conditions: conditions)
         return running.wait()
+    }
+
+    /// Runs `tactus <arguments>` and kills it if it outlasts `seconds` (then `timedOut`).
+    public static func run(_ arguments: [String], in directory: URL? = nil, timeout seconds: Double) throws -> Outcome {
+        let running = try start(arguments, in: directory)
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while running.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let timedOut = running.process.isRunning
+        if timedOut { running.send(SIGKILL) }
+        var outcome = running.wait()
+        outcome.timedOut = timedOut
+        return outcome
     }
 
     /// Starts `tactus <arguments>` without waiting, for tests that signal it mid-run.

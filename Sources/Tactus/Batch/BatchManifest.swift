@@ -39,7 +39,7 @@ public struct BatchManifest: Equatable, Sendable {
     public static func load(from folder: URL) -> (BatchManifest, warning: String?) {
         let url = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return (BatchManifest(), nil) }
-        guard let data = try? Data(contentsOf: url), let json = try? JSONReader.parse(data),
+        guard let data = try? InputFile.contents(of: url, maxBytes: 1 << 30), let json = try? JSONReader.parse(data),
               let manifest = BatchManifest(json) else {
             return (BatchManifest(), "cannot be read or is from another version; rebuilding every output")
         }

@@ -78,7 +78,7 @@ public final class FolderPresets {
         let configURL = root.appendingPathComponent(configPath)
         if case .usable(let choice, _) = inherited, FileManager.default.fileExists(atPath: configURL.path) {
             do {
-                let data = try Data(contentsOf: configURL)
+                let data = try InputFile.contents(of: configURL, maxBytes: 1 << 20)
                 let file = try FolderPresetFile.parse(data, folder: configURL.deletingLastPathComponent())
                 result = resolve(choice.applying(file), config: display(configPath))
             } catch let error as FolderPresetError {

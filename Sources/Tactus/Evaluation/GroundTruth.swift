@@ -18,7 +18,7 @@ public struct GroundTruth {
         }
         var found: [GroundTruth] = []
         for case let url as URL in enumerator where url.pathExtension == "json" {
-            guard let data = try? Data(contentsOf: url), let json = try? JSONReader.parse(data),
+            guard let data = try? InputFile.contents(of: url, maxBytes: 16 << 20), let json = try? JSONReader.parse(data),
                   let file = json["file"]?.string, case .array(let times)? = json["onsets"] else { continue }
             let onsets = times.compactMap(\.number)
             guard onsets.count == times.count else { continue }
