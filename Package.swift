@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Tactus", targets: ["Tactus"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
+        .library(name: "TactusPreview", targets: ["TactusPreview"]),
         .executable(name: "tactus", targets: ["tactus"]),
     ],
     dependencies: [
@@ -46,6 +47,7 @@ let package = Package(
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP"]),
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
+        .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusTestSupport"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
     ]

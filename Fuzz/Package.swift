@@ -2,7 +2,8 @@
 import PackageDescription
 
 // libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
-// validator, evaluator) and presets (JSON and --set). A separate package so the fuzzer's
+// validator, evaluator), what validate --audio and preview do with a pattern (harmony
+// check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
 let linking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
@@ -17,6 +18,10 @@ let package = Package(
         .target(name: "FuzzDriver", swiftSettings: fuzzing),
         .executableTarget(name: "FuzzAHAP",
                           dependencies: ["FuzzDriver", .product(name: "TactusAHAP", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+        .executableTarget(name: "FuzzPreview",
+                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus"),
+                                         .product(name: "TactusPreview", package: "Tactus")],
                           swiftSettings: fuzzing, linkerSettings: linking),
         .executableTarget(name: "FuzzPreset",
                           dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],

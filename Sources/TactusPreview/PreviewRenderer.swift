@@ -57,6 +57,21 @@ public enum PreviewRenderer {
         return summary
     }
 
+    /// The plot `render` draws for `document`, without its sound: an SVG of the pattern's
+    /// intensity, sharpness and transients over `max(its end, minimumDuration)` seconds.
+    /// - Throws: `FileError` naming `title` when the pattern runs past `maxDuration`.
+    public static func plot(of document: AHAPDocument, title: String) throws -> String {
+        let evaluator = PatternEvaluator(document)
+        guard evaluator.hapticEndTime.isFinite, evaluator.hapticEndTime <= maxDuration else {
+            throw FileError(file: title, reason: "its haptics run past \(Markup.seconds(maxDuration))")
+        }
+        let duration = max(evaluator.hapticEndTime + HapticSonifier.longestTick, minimumDuration)
+        let timeline = HapticTimeline(evaluator: evaluator, document: document, duration: duration,
+                                      columns: PreviewPlot.Layout.columns)
+        return PreviewPlot(content: .init(title: title, presetName: document.metadata.last { $0.key == "Preset" }?.value,
+                                          timeline: timeline, waveform: nil)).svg()
+    }
+
     /// What `render` reports for a preview already on disk, without writing or rendering
     /// anything: an incremental batch's gallery lists the files that were up to date too.
     public static func summary(ahap: URL, in directory: URL, stem: String? = nil) throws -> PreviewSummary {

@@ -17,19 +17,30 @@ public struct ReferenceEnvelope {
     public var logCentroid: [Double] = []
     public var duration = 0.0
 
+    /// An envelope from its measurements: `levelDb` and `logCentroid` per 10 ms block (the
+    /// shorter list decides the count), the audio's length in seconds.
+    public init(levelDb: [Double], logCentroid: [Double], duration: Double) {
+        let count = min(levelDb.count, logCentroid.count)
+        self.levelDb = Array(levelDb.prefix(count))
+        self.logCentroid = Array(logCentroid.prefix(count))
+        self.duration = duration
+        let loudest = self.levelDb.max() ?? -140
+        loudness = self.levelDb.map { min(1, max(0, ($0 - loudest + Self.rangeDb) / Self.rangeDb)) }
+    }
+
     public static func measure(_ url: URL) throws -> ReferenceEnvelope {
         let reader = try AudioFileReader(url: url)
         let sr = reader.format.sampleRate
         let channels = reader.format.channels
         let hop = max(1, Int((hopSeconds * sr).rounded()))
         let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000))
-        var envelope = ReferenceEnvelope()
+        var levelDb: [Double] = [], logCentroid: [Double] = []
         var block = [Float](repeating: 0, count: 4096 * channels)
         var mono = [Float](repeating: 0, count: 4096)
         var power = 0.0, filled = 0, total = 0
         func frame(_ f: SpectralFrame) {
             let c = Double(CentroidAnalyzer.centroid(of: f, minHz: 20, maxHz: 20000))
-            envelope.logCentroid.append(c > 0 ? log2(c) : 0)
+            logCentroid.append(c > 0 ? log2(c) : 0)
         }
         while true {
             let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
@@ -39,7 +50,7 @@ public struct ReferenceEnvelope {
                 power += Double(mono[i]) * Double(mono[i])
                 filled += 1
                 if filled == hop {
-                    envelope.levelDb.append(10 * log10(max(power / Double(hop), 1e-14)))
+                    levelDb.append(10 * log10(max(power / Double(hop), 1e-14)))
                     power = 0
                     filled = 0
                 }
@@ -47,15 +58,8 @@ public struct ReferenceEnvelope {
             total += n
             mono.withUnsafeBufferPointer { stft.push(UnsafeBufferPointer(rebasing: $0[0..<n]), frame) }
         }
-        if filled > 0 { envelope.levelDb.append(10 * log10(max(power / Double(filled), 1e-14))) }
+        if filled > 0 { levelDb.append(10 * log10(max(power / Double(filled), 1e-14))) }
         stft.finish(frame)
-        envelope.duration = Double(total) / sr
-        let loudest = envelope.levelDb.max() ?? -140
-        envelope.loudness = envelope.levelDb.map { min(1, max(0, ($0 - loudest + rangeDb) / rangeDb)) }
-        let count = min(envelope.loudness.count, envelope.logCentroid.count)
-        envelope.loudness = Array(envelope.loudness.prefix(count))
-        envelope.levelDb = Array(envelope.levelDb.prefix(count))
-        envelope.logCentroid = Array(envelope.logCentroid.prefix(count))
-        return envelope
+        return ReferenceEnvelope(levelDb: levelDb, logCentroid: logCentroid, duration: Double(total) / sr)
     }
 }
