@@ -8,7 +8,7 @@ struct Convert: ParsableCommand {
         commandName: "convert",
         abstract: "Convert audio files into harmonized AHAP files.",
         discussion: """
-        For each input, writes <stem>.ahap and the audio its AudioCustom event plays:
+        For each input, writes one file per --format (default: <stem>.ahap) and the audio the haptics play with:
         a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus, MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the sound on the device is exactly the sound that was analysed. Without -o, outputs go beside each input; inputs are never modified or replaced. Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
 
         Examples:

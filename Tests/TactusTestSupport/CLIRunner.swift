@@ -134,6 +134,8 @@ public enum CLIRunner {
             process.arguments = Array(command.dropFirst())
             if let directory { process.currentDirectoryURL = directory }
             process.standardInput = FileHandle.nullDevice
+            // Help text wraps at the terminal's width; a fixed one keeps it reproducible.
+            process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "80"]) { $1 }
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
             process.standardError = try FileHandle(forWritingTo: stderrURL)
             try process.run()

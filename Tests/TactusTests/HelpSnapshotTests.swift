@@ -1,0 +1,42 @@
+import Foundation
+import TactusTestSupport
+import XCTest
+
+/// The full `--help` of `tactus` and of every subcommand, compared with the committed text in
+/// `HelpSnapshots/` (swift-argument-parser tests its own help the same way): an option or a
+/// wording change shows in review as a change to these files.
+///
+/// After a deliberate change, regenerate them with
+/// `TACTUS_UPDATE_SNAPSHOTS=1 swift test --filter HelpSnapshotTests`.
+final class HelpSnapshotTests: XCTestCase {
+    static let commands = [
+        [], ["convert"], ["batch"], ["preview"], ["validate"], ["analyze"], ["evaluate"],
+        ["presets"], ["presets", "list"], ["presets", "show"], ["presets", "validate"], ["presets", "init"], ["presets", "schema"],
+    ]
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HelpSnapshots")
+
+    func testEveryCommandsHelpMatchesItsSnapshot() throws {
+        let update = ProcessInfo.processInfo.environment["TACTUS_UPDATE_SNAPSHOTS"] == "1"
+        for command in Self.commands {
+            let name = (["tactus"] + command).joined(separator: "-") + ".txt"
+            let outcome = try CLIRunner.run(command + ["--help"], timeout: 30)
+            XCTAssertEqual(outcome.status, 0, "\(command): \(outcome)")
+            let snapshot = Self.folder.appendingPathComponent(name)
+            if update {
+                try Data(outcome.stdout.utf8).write(to: snapshot)
+                continue
+            }
+            let expected = try String(contentsOf: snapshot, encoding: .utf8)
+            XCTAssertEqual(outcome.stdout, expected,
+                           "\(name) changed; if on purpose: TACTUS_UPDATE_SNAPSHOTS=1 swift test --filter HelpSnapshotTests")
+        }
+    }
+
+    /// Every subcommand is listed in the top-level help, so none is left undocumented.
+    func testTopLevelHelpListsEverySubcommand() throws {
+        let help = try CLIRunner.run(["--help"], timeout: 30).stdout
+        for command in Set(Self.commands.compactMap(\.first)) {
+            XCTAssertTrue(help.contains("  \(command) "), "\(command) missing from tactus --help")
+        }
+    }
+}
