@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test eval bench clean
+.PHONY: deps build corpus test eval bench docs clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -45,5 +45,12 @@ bench: deps
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 
+# The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, with the articles) as a
+# static site in docs-site/; warnings fail the build.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
+		--target Tactus --target TactusCore --target TactusAHAP --enable-experimental-combined-documentation \
+		--output-path docs-site --transform-for-static-hosting --warnings-as-errors
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(OUT) docs-site

@@ -70,12 +70,15 @@ public struct Converter {
     /// paired audio.
     ///
     /// - Parameters:
+    ///   - input: the audio file, opened read-only.
     ///   - outputDirectory: where to write; nil writes beside the input.
     ///   - stem: base name of the outputs (default: the input's name without extension);
     ///     `OutputNaming` gives same-stem sources distinct stems.
     ///   - protectedPaths: files that must never be replaced (every input of the run).
+    /// - Throws: `FileError` naming `input`, with the reason and a hint.
     public func convert(_ input: URL, to outputDirectory: URL? = nil, stem: String? = nil,
                         protectedPaths: Set<String> = []) throws -> ConversionResult {
+
         do {
             return try run(input, outputDirectory ?? input.deletingLastPathComponent(),
                            stem ?? input.deletingPathExtension().lastPathComponent, protectedPaths)

@@ -37,8 +37,10 @@ public protocol HapticReadableFormat: HapticFormat {
 
     /// Checks a file against the format's own rules (what its players accept and how they
     /// play it), without stopping at the first problem.
-    /// - Parameter baseDirectory: the folder relative file references are resolved against;
-    ///   nil skips checks that need the file system.
+    /// - Parameters:
+    ///   - data: the file's bytes, untrusted.
+    ///   - baseDirectory: the folder relative file references are resolved against; nil skips
+    ///     checks that need the file system.
     func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
 }
 

@@ -43,6 +43,10 @@ public final class FolderPresets {
     public private(set) var problems: [FileError] = []
 
     /// - Parameters:
+    ///   - library: where preset names are looked up.
+    ///   - root: the batch's input folder.
+    ///   - preset: the command line's preset, in force where no `tactus.json` names one.
+    ///   - overrides: the command line's `section.key=value` overrides.
     ///   - display: the message path of a path relative to `root`.
     public init(library: PresetLibrary, root: URL, preset: String, overrides: [String], display: @escaping (String) -> String) {
         self.library = library

@@ -1,0 +1,93 @@
+import Foundation
+import Tactus
+import TactusAnalysis
+import TactusCore
+import TactusMapping
+import TactusTestSupport
+import XCTest
+
+// The DocC articles' code samples, compiled here and run by the tests below. The last test
+// checks that every ```swift block of every article stands verbatim in this folder's tests, so
+// a sample cannot drift from code that compiles.
+
+/// Novelty as the rise of the frame's level in dB over the previous frame's.
+struct LevelRise: OnsetMethod {
+    static let id = "levelRise"
+    static let summary = "Rise of the frame level in dB (a minimal example)."
+    static let parameters: [ParameterDescriptor] = [
+        .number("floorDb", -120 ... 0, default: -80, unit: "dB", help: "Levels below this count as silence."),
+    ]
+    static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
+
+    private let floorDb: Float
+    private var previous: Float
+
+    init(parameters: ParameterSet, geometry: FrameGeometry) {
+        floorDb = Float(parameters.number("floorDb"))
+        previous = floorDb
+    }
+
+    mutating func novelty(of frame: SpectralFrame) -> Float {
+        let level = max(frame.levelDb, floorDb)
+        defer { previous = level }
+        return max(0, level - previous)
+    }
+}
+
+final class DocumentationSampleTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func testConvertingInCode() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try AudioFixture.write(Signals.clicks(at: [0.1, 0.4], seconds: 0.6, sampleRate: 16_000, seed: 1),
+                                   to: folder.appendingPathComponent("boom.wav"), sampleRate: 16_000)
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+
+        let preset = try PresetLibrary.standard().resolve("impacts")
+        let log = CommittedFiles()
+        let converter = Converter(preset: preset, formats: try OutputFormats.select(["ahap"]), log: log)
+        let result = try converter.convert(URL(fileURLWithPath: "boom.wav"), to: URL(fileURLWithPath: "out"))
+        print(result.track.transients.count, result.outputs.map(\.url.lastPathComponent))
+        _ = log.flush()  // sync what was written to disk
+
+        XCTAssertEqual(result.track.transients.count, 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/boom.ahap").path))
+    }
+
+    func testTheOnsetMethodSampleDetectsClicks() throws {
+        OnsetMethods.register(LevelRise.self)
+        let preset = try shippedPreset(overrides: ["onset.method=levelRise"])
+        let samples = Signals.clicks(at: [0.2, 0.5], seconds: 0.8, sampleRate: 16_000, seed: 2)
+        let session = AnalysisSession(sampleRate: 16_000, configuration: preset.analysisConfiguration())
+        session.push(samples)
+        XCTAssertEqual(session.finish().onsets.map { ($0.time * 100).rounded() / 100 }, [0.2, 0.5])
+    }
+
+    func testEveryArticleSampleIsCompiledHere() throws {
+        let catalogue = Self.repository.appendingPathComponent("Sources/Tactus/Tactus.docc")
+        let tests = try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent("Tests").path)
+            .filter { $0.hasSuffix(".swift") }
+            .map { try String(contentsOf: Self.repository.appendingPathComponent("Tests").appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+        let articles = try FileManager.default.contentsOfDirectory(atPath: catalogue.path).filter { $0.hasSuffix(".md") }
+        XCTAssertGreaterThanOrEqual(articles.count, 4)
+        var samples = 0
+        for article in articles {
+            let text = try String(contentsOf: catalogue.appendingPathComponent(article), encoding: .utf8)
+            for block in text.components(separatedBy: "```swift\n").dropFirst() {
+                let code = block.components(separatedBy: "```")[0]
+                let lines = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+                for line in lines {
+                    XCTAssertTrue(tests.contains(line), "\(article): sample line not in any test: \(line)")
+                }
+                samples += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(samples, 5)
+    }
+}
