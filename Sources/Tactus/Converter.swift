@@ -145,45 +145,26 @@ public struct Converter {
                                 audioFormat: reader.format, track: track)
     }
 
-    /// Streams the file through the analysis (and the paired-audio writer, if any).
+    /// Streams the file through the analysis (and the paired-audio writer, if any). Files
+    /// that pair unchanged and hold 16-bit PCM are read as integers, which libsndfile only
+    /// copies; the rest as floats, which the paired WAV writer takes.
     private func analyse(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
-        let channels = reader.format.channels
         let session = AnalysisSession(sampleRate: reader.format.sampleRate,
                                       configuration: preset.analysisConfiguration())
         if writer == nil && reader.isSixteenBit {
-            try Self.pump(Int16.self, channels: channels, into: session, read: reader.read(into:),
-                          mix: { Mixdown.mono($0, frames: $1, channels: channels, into: $2) }, write: { _ in })
+            let blocks = MonoBlockReader<Int16>(reader, blockFrames: Self.blockFrames)
+            while try blocks.next({ _, mono in session.push(mono) }) {}
         } else {
-            try Self.pump(Float.self, channels: channels, into: session, read: reader.read(into:),
-                          mix: { Mixdown.mono($0, frames: $1, channels: channels, into: $2) },
-                          write: { try writer?.write($0) })
+            let blocks = MonoBlockReader<Float>(reader, blockFrames: Self.blockFrames)
+            while try blocks.next({ interleaved, mono in
+                try writer?.write(interleaved)
+                session.push(mono)
+            }) {}
         }
         guard session.sampleCount > 0 else {
             throw AudioError(.empty, "holds no decodable audio frames")
         }
         return session.finish()
-    }
-
-    /// Reads blocks of interleaved `Sample`s until the end, hands each to `write` and its mono
-    /// mix to `session`. Files that pair unchanged and hold 16-bit PCM are read as integers,
-    /// which libsndfile only copies; the rest as floats, which the paired WAV writer takes.
-    private static func pump<Sample: Numeric>(
-        _: Sample.Type, channels: Int, into session: AnalysisSession,
-        read: (UnsafeMutableBufferPointer<Sample>) throws -> Int,
-        mix: (UnsafeBufferPointer<Sample>, Int, UnsafeMutableBufferPointer<Float>) -> Void,
-        write: (UnsafeBufferPointer<Sample>) throws -> Void
-    ) throws {
-        var interleaved = [Sample](repeating: 0, count: blockFrames * channels)
-        var mono = [Float](repeating: 0, count: blockFrames)
-        while true {
-            let frames = try interleaved.withUnsafeMutableBufferPointer { try read($0) }
-            if frames == 0 { break }
-            try interleaved.withUnsafeBufferPointer { block in
-                try write(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]))
-                mono.withUnsafeMutableBufferPointer { mix(block, frames, $0) }
-            }
-            mono.withUnsafeBufferPointer { session.push(UnsafeBufferPointer(rebasing: $0[0..<frames])) }
-        }
     }
 
     /// Beside the sources, an existing audio file with the paired name may be the user's own

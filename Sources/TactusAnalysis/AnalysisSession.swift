@@ -133,8 +133,8 @@ public final class AnalysisSession {
         }
     }
 
-    /// Called directly rather than through a list of `FrameAnalyzer`s: the list cost a
-    /// retain and release per analyzer and frame.
+    /// Calls the analyzers directly rather than through a list of `FrameAnalyzer`s (no retain
+    /// and release per analyzer and frame).
     private func analyse(_ frame: SpectralFrame) {
         level.process(frame)
         centroid.process(frame)

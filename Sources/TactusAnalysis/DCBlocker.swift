@@ -10,12 +10,11 @@ import Foundation
 /// The state starts at zero, as if the file were preceded by silence, so an offset
 /// present from the first sample is the step a speaker would play.
 ///
-/// Samples are filtered four at a time: written one by one, each output waits for the
-/// previous one (a multiply and an add, about 8 cycles a sample, a tenth of the whole
-/// conversion); solved for a group of four, the chain from group to group is one multiply
-/// and one add. Groups are counted from the first sample of the signal, so the output does
-/// not depend on how the caller splits it into blocks: up to three samples wait for the
-/// next block, and `flush` filters the last ones.
+/// Samples are filtered four at a time (the recursion solved for a group of four, so the
+/// chain from group to group is one multiply and one add rather than one per sample).
+/// Groups are counted from the first sample of the signal, so the output does not depend on
+/// how the caller splits it into blocks: up to three samples wait for the next block, and
+/// `flush` filters the last ones.
 struct DCBlocker {
     static let cutoffHz = 5.0
 

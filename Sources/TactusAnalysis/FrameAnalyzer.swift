@@ -40,9 +40,8 @@ public protocol FrameAnalyzer: AnyObject {
 }
 
 /// `decibels(power:)` to within 0.001 dB, from the float's exponent and a polynomial for
-/// its mantissa: the filterbank takes a hundred logarithms per frame, and libm's `log10f`
-/// was a tenth of the analysis time. Pure arithmetic, so identical on every platform, and
-/// without branches, so a loop over many values vectorises.
+/// its mantissa, for the filterbank's hundred logarithms per frame. Pure arithmetic, so
+/// identical on every platform, and without branches, so a loop over many values vectorises.
 @inline(__always) func fastDecibels(power: Float, floorDb: Float) -> Float {
     let bits = power.bitPattern
     let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)

@@ -33,9 +33,8 @@ public final class OnsetDetector: FrameAnalyzer {
     /// Largest number of samples `append(samples:)` takes at once.
     public static let maxChunk = 1024
 
-    /// Everything that changes as frames arrive, in one value: the class's stored
-    /// properties are checked for exclusive access at run time on every use, a dozen checks
-    /// per frame; a struct's are checked when compiled, so this costs one per call.
+    /// Everything that changes as frames arrive, in one value, so exclusive access is
+    /// checked once per call rather than on every use of a class's stored property.
     private var state: State
 
     /// Silence the methods see before the first frame. A method compares each frame with

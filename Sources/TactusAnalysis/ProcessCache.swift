@@ -1,9 +1,8 @@
 import Foundation
 
 /// Values built once per process and shared by every thread: FFTW plans per size,
-/// filterbanks per settings. Building one cost about a third of a millisecond, once per file,
-/// and a batch meets only a few sample rates. `make` runs under the cache's lock, which also
-/// serialises FFTW's planner (not thread-safe).
+/// filterbanks per settings (a batch meets only a few sample rates). `make` runs under the
+/// cache's lock, which also serialises FFTW's planner (not thread-safe).
 final class ProcessCache<Key: Hashable, Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [Key: Value] = [:]

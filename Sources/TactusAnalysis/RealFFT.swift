@@ -5,8 +5,7 @@ import Foundation
 ///
 /// Plans are made with `FFTW_ESTIMATE`, so the same input always gives the same output
 /// (measured planning would pick different algorithms run to run). A plan is made once per
-/// size for the whole process and shared: planning cost as much as transforming a second of
-/// audio, once per file. FFTW's planner is not thread-safe, so planning goes through one
+/// size for the whole process and shared. FFTW's planner is not thread-safe, so planning goes through one
 /// lock; executing a plan on other arrays (`fftwf_execute_dft_r2c`) is, and each `RealFFT`
 /// owns its buffers, so one instance per thread runs without locks.
 public final class RealFFT {

@@ -99,7 +99,7 @@ public final class AudioFileReader {
     public var isSixteenBit: Bool { format.encoding == "PCM_16" }
 
     /// Reads 16-bit integer frames, as stored in a 16-bit file: libsndfile then only copies,
-    /// where float reads convert every sample (a tenth of converting a long 16-bit WAV).
+    /// where float reads convert every sample.
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws -> Int {
         try checked(wanted: buffer.count / format.channels) { sf_readf_short(handle, buffer.baseAddress, $0) }
     }

@@ -31,14 +31,12 @@ struct PairedAudio {
 /// Mono frames of the paired sound in pattern time: silence until the sound's offset,
 /// then the sound mixed down block by block (never the whole file in memory).
 final class PatternTimeSound {
-    private let audio: PairedAudio
     private var leadingSilence: Int
-    private var interleaved: [Float]
+    private let blocks: MonoBlockReader<Float>
 
     init(_ audio: PairedAudio, blockFrames: Int) {
-        self.audio = audio
         leadingSilence = Int((audio.offset * audio.reader.format.sampleRate).rounded())
-        interleaved = [Float](repeating: 0, count: blockFrames * audio.reader.format.channels)
+        blocks = MonoBlockReader(audio.reader, blockFrames: blockFrames)
     }
 
     /// Fills as much of `mono` as the sound still covers; returns the frames filled (0 at the end).
@@ -52,16 +50,8 @@ final class PatternTimeSound {
                 filled += count
                 continue
             }
-            let channels = audio.reader.format.channels
-            let wanted = min(mono.count - filled, interleaved.count / channels)
-            let got = try interleaved.withUnsafeMutableBufferPointer {
-                try audio.reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<(wanted * channels)]))
-            }
+            let got = try blocks.read(into: UnsafeMutableBufferPointer(rebasing: mono[filled...]))
             if got == 0 { break }
-            interleaved.withUnsafeBufferPointer { block in
-                Mixdown.mono(UnsafeBufferPointer(rebasing: block[0..<(got * channels)]), frames: got, channels: channels,
-                             into: UnsafeMutableBufferPointer(rebasing: mono[filled..<(filled + got)]))
-            }
             filled += got
         }
         return filled

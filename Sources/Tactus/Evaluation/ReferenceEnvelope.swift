@@ -31,23 +31,18 @@ public struct ReferenceEnvelope {
     public static func measure(_ url: URL) throws -> ReferenceEnvelope {
         let reader = try AudioFileReader(url: url)
         let sr = reader.format.sampleRate
-        let channels = reader.format.channels
         let hop = max(1, Int((hopSeconds * sr).rounded()))
         let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000))
         var levelDb: [Double] = [], logCentroid: [Double] = []
-        var block = [Float](repeating: 0, count: 4096 * channels)
-        var mono = [Float](repeating: 0, count: 4096)
+        let blocks = MonoBlockReader<Float>(reader, blockFrames: 4096)
         var power = 0.0, filled = 0, total = 0
         func frame(_ f: SpectralFrame) {
             let c = Double(CentroidAnalyzer.centroid(of: f, minHz: 20, maxHz: 20000))
             logCentroid.append(c > 0 ? log2(c) : 0)
         }
-        while true {
-            let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-            if n == 0 { break }
-            block.withUnsafeBufferPointer { b in mono.withUnsafeMutableBufferPointer { Mixdown.mono(b, frames: n, channels: channels, into: $0) } }
-            for i in 0..<n {
-                power += Double(mono[i]) * Double(mono[i])
+        while try blocks.next({ _, mono in
+            for x in mono {
+                power += Double(x) * Double(x)
                 filled += 1
                 if filled == hop {
                     levelDb.append(10 * log10(max(power / Double(hop), 1e-14)))
@@ -55,9 +50,9 @@ public struct ReferenceEnvelope {
                     filled = 0
                 }
             }
-            total += n
-            mono.withUnsafeBufferPointer { stft.push(UnsafeBufferPointer(rebasing: $0[0..<n]), frame) }
-        }
+            total += mono.count
+            stft.push(mono, frame)
+        }) {}
         if filled > 0 { levelDb.append(10 * log10(max(power / Double(filled), 1e-14))) }
         stft.finish(frame)
         return ReferenceEnvelope(levelDb: levelDb, logCentroid: logCentroid, duration: Double(total) / sr)
