@@ -32,6 +32,13 @@ public enum OutputFormats {
         registered.append(format)
     }
 
+    /// Removes a format registered with `register` (built-in formats stay).
+    public static func unregister(_ id: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        registered.removeAll { $0.id == id }
+    }
+
     public static func named(_ id: String) -> (any HapticFormat.Type)? {
         all.first { $0.id == id }
     }

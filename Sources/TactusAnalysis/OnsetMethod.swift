@@ -42,6 +42,13 @@ public enum OnsetMethods {
         registered.append(method)
     }
 
+    /// Removes a method registered with `register` (built-in methods stay).
+    public static func unregister(_ id: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        registered.removeAll { $0.id == id }
+    }
+
     public static func named(_ id: String) -> (any OnsetMethod.Type)? {
         all.first { $0.id == id }
     }

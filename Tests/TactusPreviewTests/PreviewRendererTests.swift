@@ -61,7 +61,7 @@ final class PreviewRendererTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
         XCTAssertThrowsError(try PreviewRenderer.render(ahap: folder.appendingPathComponent("missing.ahap"), into: out, log: CommittedFiles())) {
-            XCTAssertTrue("\($0)".hasSuffix("missing.ahap: no such file"), "\($0)")
+            XCTAssertTrue("\($0)".hasSuffix("missing.ahap: no such file (check the path)"), "\($0)")
         }
     }
 

@@ -60,6 +60,7 @@ final class DocumentationSampleTests: XCTestCase {
 
     func testTheOnsetMethodSampleDetectsClicks() throws {
         OnsetMethods.register(LevelRise.self)
+        defer { OnsetMethods.unregister(LevelRise.id) }
         let preset = try shippedPreset(overrides: ["onset.method=levelRise"])
         let samples = Signals.clicks(at: [0.2, 0.5], seconds: 0.8, sampleRate: 16_000, seed: 2)
         let session = AnalysisSession(sampleRate: 16_000, configuration: preset.analysisConfiguration())

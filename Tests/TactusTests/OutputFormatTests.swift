@@ -33,6 +33,10 @@ final class OutputFormatTests: XCTestCase {
         OutputFormats.register(TransientListFormat.self)
     }
 
+    override class func tearDown() {
+        OutputFormats.unregister(TransientListFormat.id)
+    }
+
     func testSelectionByIdCommaListsAndRepeats() throws {
         let formats = try OutputFormats.select(["transient-list,ahap", "ahap"])
         XCTAssertEqual(formats.map { type(of: $0).id }, ["transient-list", "ahap"])
