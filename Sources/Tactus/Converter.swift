@@ -99,7 +99,7 @@ public struct Converter {
         let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
         let output = preset.parameters(OutputSettings.id)
         let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
-                                          enabled: output.flag("pairAudio"))
+                                          enabled: output.flag(OutputSettings.pairAudio))
         for target in hapticURLs + [pairing.destination].compactMap({ $0 }) {
             let targetPath = folder + "/" + target.lastPathComponent
             if protectedPaths.contains(targetPath) || targetPath == inputPath {
@@ -124,7 +124,7 @@ public struct Converter {
         let track = preset.mapper().map(analysis)
         let context = HapticWriteContext(
             pairedAudio: pairing.audioName.map {
-                PairedAudio(fileName: $0, volume: output.number("audioVolume"), useVolumeEnvelope: output.flag("useVolumeEnvelope"))
+                PairedAudio(fileName: $0, volume: output.number(OutputSettings.audioVolume), useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))
             },
             metadata: provenance.metadata(source: input.lastPathComponent))
         let hapticOutputs = hapticURLs.map(StagedFile.init)

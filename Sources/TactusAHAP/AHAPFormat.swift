@@ -7,16 +7,15 @@ public struct AHAPFormat: HapticFormat {
     public static let id = "ahap"
     public static let fileExtension = "ahap"
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("rampMs", 1...1000, default: 10, unit: "ms",
-                help: "Length of the control ramps around a transient and of the return to neutral after a continuous region."),
-    ]
+    public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: 10, unit: "ms",
+                help: "Length of the control ramps around a transient and of the return to neutral after a continuous region.")
+    public static let parameters: [ParameterDescriptor] = [rampMs]
 
     /// Length of the control ramps, in seconds.
     public let rampDuration: Double
 
     public init(parameters: ParameterSet) {
-        rampDuration = parameters.number("rampMs") / 1000
+        rampDuration = parameters.number(Self.rampMs) / 1000
     }
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {

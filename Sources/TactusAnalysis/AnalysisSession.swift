@@ -5,11 +5,10 @@ import TactusCore
 public enum FrameSettings: TunablePart {
     public static let id = "stft"
     public static let summary = "Analysis window and hop, in milliseconds (independent of the sample rate)."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("windowMs", 5...200, default: 20, unit: "ms", help: "Analysis window length (Hann)."),
-        .number("hopMs", 1...50, default: 10, unit: "ms",
-                help: "Time between frames; also the envelope's resolution. Onsets are placed on the waveform, so their timing does not depend on it."),
-    ]
+    public static let windowMs = ParameterDescriptor.number("windowMs", 5...200, default: 20, unit: "ms", help: "Analysis window length (Hann).")
+    public static let hopMs = ParameterDescriptor.number("hopMs", 1...50, default: 10, unit: "ms",
+                help: "Time between frames; also the envelope's resolution. Onsets are placed on the waveform, so their timing does not depend on it.")
+    public static let parameters: [ParameterDescriptor] = [windowMs, hopMs]
 }
 
 /// Everything the analysis stage needs, validated.
@@ -82,8 +81,8 @@ public final class AnalysisSession {
     public private(set) var sampleCount = 0
 
     public init(sampleRate: Double, configuration: AnalysisConfiguration) {
-        geometry = FrameGeometry(sampleRate: sampleRate, windowMs: configuration.frame.number("windowMs"),
-                                 hopMs: configuration.frame.number("hopMs"))
+        geometry = FrameGeometry(sampleRate: sampleRate, windowMs: configuration.frame.number(FrameSettings.windowMs),
+                                 hopMs: configuration.frame.number(FrameSettings.hopMs))
         stft = STFT(geometry: geometry)
         onsets = OnsetDetector(
             method: configuration.onsetMethod.init(parameters: configuration.onset, geometry: geometry),

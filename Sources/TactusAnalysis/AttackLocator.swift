@@ -11,18 +11,17 @@ import TactusCore
 public struct AttackLocator: TunablePart {
     public static let id = "attack"
     public static let summary = "Sample-accurate attack placement by back-tracking on the waveform."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("searchBackMs", 5...200, default: 40, unit: "ms",
-                help: "How far before the detecting frame's window the attack may start."),
-        .number("floorMarginDb", 0...40, default: 8, unit: "dB",
-                help: "The attack starts where the waveform rises this far above the level before it."),
-        .number("peakRelativeDb", -80 ... -6, default: -40, unit: "dB",
-                help: "…and above the attack's peak by this (negative) amount, whichever is higher."),
-        .number("maxGapMs", 0...20, default: 8, unit: "ms",
-                help: "Dips below the threshold shorter than this (zero crossings) do not end the attack."),
-        .number("latencyMs", -20...20, default: 0, unit: "ms",
-                help: "Constant shift added to every refined onset (positive = later), to correct a measured bias."),
-    ]
+    public static let searchBackMs = ParameterDescriptor.number("searchBackMs", 5...200, default: 40, unit: "ms",
+                help: "How far before the detecting frame's window the attack may start.")
+    public static let floorMarginDb = ParameterDescriptor.number("floorMarginDb", 0...40, default: 8, unit: "dB",
+                help: "The attack starts where the waveform rises this far above the level before it.")
+    public static let peakRelativeDb = ParameterDescriptor.number("peakRelativeDb", -80 ... -6, default: -40, unit: "dB",
+                help: "…and above the attack's peak by this (negative) amount, whichever is higher.")
+    public static let maxGapMs = ParameterDescriptor.number("maxGapMs", 0...20, default: 8, unit: "ms",
+                help: "Dips below the threshold shorter than this (zero crossings) do not end the attack.")
+    public static let latencyMs = ParameterDescriptor.number("latencyMs", -20...20, default: 0, unit: "ms",
+                help: "Constant shift added to every refined onset (positive = later), to correct a measured bias.")
+    public static let parameters: [ParameterDescriptor] = [searchBackMs, floorMarginDb, peakRelativeDb, maxGapMs, latencyMs]
 
     let searchBack: Int
     let floorMargin: Float
@@ -34,11 +33,11 @@ public struct AttackLocator: TunablePart {
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
         let sr = geometry.sampleRate
         self.geometry = geometry
-        searchBack = Int(parameters.number("searchBackMs") / 1000 * sr)
-        floorMargin = powf(10, Float(parameters.number("floorMarginDb")) / 20)
-        peakRelative = powf(10, Float(parameters.number("peakRelativeDb")) / 20)
-        maxGap = max(1, Int(parameters.number("maxGapMs") / 1000 * sr))
-        latency = parameters.number("latencyMs") / 1000
+        searchBack = Int(parameters.number(Self.searchBackMs) / 1000 * sr)
+        floorMargin = powf(10, Float(parameters.number(Self.floorMarginDb)) / 20)
+        peakRelative = powf(10, Float(parameters.number(Self.peakRelativeDb)) / 20)
+        maxGap = max(1, Int(parameters.number(Self.maxGapMs) / 1000 * sr))
+        latency = parameters.number(Self.latencyMs) / 1000
     }
 
     /// Samples of history this locator needs behind a frame centre.

@@ -30,11 +30,10 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
 public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     public static let id = "centroid"
     public static let summary = "Spectral centroid of each frame in Hz (brightness)."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("minHz", 0...2000, default: 20, unit: "Hz", help: "Lowest frequency counted."),
-        .number("maxHz", 1000...48000, default: 20000, unit: "Hz",
-                help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it."),
-    ]
+    public static let minHz = ParameterDescriptor.number("minHz", 0...2000, default: 20, unit: "Hz", help: "Lowest frequency counted.")
+    public static let maxHz = ParameterDescriptor.number("maxHz", 1000...48000, default: 20000, unit: "Hz",
+                help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it.")
+    public static let parameters: [ParameterDescriptor] = [minHz, maxHz]
     public static let output = "centroid.hz"
     public static let outputDescriptors = [
         FeatureDescriptor(id: output, unit: "Hz",
@@ -47,8 +46,8 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     private var centroids: [Float] = []
 
     public init(parameters: ParameterSet) {
-        minHz = parameters.number("minHz")
-        maxHz = parameters.number("maxHz")
+        minHz = parameters.number(Self.minHz)
+        maxHz = parameters.number(Self.maxHz)
     }
 
     public func process(_ frame: SpectralFrame) {

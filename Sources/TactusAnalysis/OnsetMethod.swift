@@ -57,24 +57,22 @@ public enum OnsetMethods {
 /// Parameters shared by the spectral methods: the level counted as silence and the band
 /// that contributes.
 enum SpectrumLimits {
-    static let parameters: [ParameterDescriptor] = [
-        .number("floorDb", -160 ... -30, default: -100, unit: "dB",
-                help: "Levels below this (dBFS) count as silence, so hiss and dither cannot make onsets."),
-        .number("minHz", 0...2000, default: 30, unit: "Hz", help: "Lowest frequency that contributes."),
-        .number("maxHz", 1000...48000, default: 16000, unit: "Hz",
-                help: "Highest frequency that contributes (capped at Nyquist), so the same sound at 22.05 and 96 kHz scores alike."),
-    ]
+    static let floorDb = ParameterDescriptor.number("floorDb", -160 ... -30, default: -100, unit: "dB",
+                help: "Levels below this (dBFS) count as silence, so hiss and dither cannot make onsets.")
+    static let minHz = ParameterDescriptor.number("minHz", 0...2000, default: 30, unit: "Hz", help: "Lowest frequency that contributes.")
+    static let maxHz = ParameterDescriptor.number("maxHz", 1000...48000, default: 16000, unit: "Hz",
+                help: "Highest frequency that contributes (capped at Nyquist), so the same sound at 22.05 and 96 kHz scores alike.")
+    static let parameters: [ParameterDescriptor] = [floorDb, minHz, maxHz]
 }
 
 /// Parameters of the flux methods, which compare log band levels between frames.
 enum LogSpectrum {
-    static let parameters: [ParameterDescriptor] = SpectrumLimits.parameters + [
-        .number("bandsPerOctave", 1...48, default: 12, unit: "bands",
-                help: "Resolution of the log-frequency filterbank; every octave weighs the same."),
-    ]
+    static let bandsPerOctave = ParameterDescriptor.number("bandsPerOctave", 1...48, default: 12, unit: "bands",
+                help: "Resolution of the log-frequency filterbank; every octave weighs the same.")
+    static let parameters: [ParameterDescriptor] = SpectrumLimits.parameters + [bandsPerOctave]
 
     static func filterbank(_ parameters: ParameterSet, _ geometry: FrameGeometry) -> LogFilterbank {
-        LogFilterbank.shared(geometry: geometry, minHz: parameters.number("minHz"), maxHz: parameters.number("maxHz"),
-                             bandsPerOctave: parameters.number("bandsPerOctave"))
+        LogFilterbank.shared(geometry: geometry, minHz: parameters.number(SpectrumLimits.minHz), maxHz: parameters.number(SpectrumLimits.maxHz),
+                             bandsPerOctave: parameters.number(LogSpectrum.bandsPerOctave))
     }
 }

@@ -14,9 +14,9 @@ public struct HighFrequencyContent: OnsetMethod {
     private var previousDb: Float?
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floorDb = Float(parameters.number("floorDb"))
-        minHz = parameters.number("minHz")
-        maxHz = parameters.number("maxHz")
+        floorDb = Float(parameters.number(SpectrumLimits.floorDb))
+        minHz = parameters.number(SpectrumLimits.minHz)
+        maxHz = parameters.number(SpectrumLimits.maxHz)
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {
@@ -48,9 +48,9 @@ public struct ComplexDomain: OnsetMethod {
     private var magnitude1: [Float] = [], phase1: [Float] = [], phase2: [Float] = []
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floor = powf(10, Float(parameters.number("floorDb")) / 20)
-        minHz = parameters.number("minHz")
-        maxHz = parameters.number("maxHz")
+        floor = powf(10, Float(parameters.number(SpectrumLimits.floorDb)) / 20)
+        minHz = parameters.number(SpectrumLimits.minHz)
+        maxHz = parameters.number(SpectrumLimits.maxHz)
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {
@@ -92,7 +92,7 @@ public struct EnergyRise: OnsetMethod {
     private var previousDb: Float?
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floorDb = Float(parameters.number("floorDb"))
+        floorDb = Float(parameters.number(SpectrumLimits.floorDb))
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {

@@ -8,26 +8,25 @@ import TactusCore
 public struct PeakPicker: TunablePart {
     public static let id = "peaks"
     public static let summary = "Adaptive-threshold peak picking with minimum interval, rise check and silence gates."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("delta", 0...100, default: 3, unit: "novelty",
-                help: "How far a peak must rise above the local median of the novelty (dB per bin for the flux methods)."),
-        .number("preMaxMs", 0...500, default: 30, unit: "ms", help: "A peak must be the maximum over this span before it."),
-        .number("postMaxMs", 0...200, default: 30, unit: "ms", help: "…and over this span after it."),
-        .number("preMedianMs", 10...2000, default: 150, unit: "ms", help: "Span before the peak for the adaptive median."),
-        .number("postMedianMs", 0...200, default: 60, unit: "ms", help: "Span after the peak for the adaptive median."),
-        .number("minIntervalMs", 0...2000, default: 60, unit: "ms",
-                help: "Minimum time between two transients (Apple's HIG: do not overwhelm)."),
-        .number("minRiseDb", 0...40, default: 2, unit: "dB",
-                help: "The level after the peak must exceed the quietest level in the rise window by this much."),
-        .number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level."),
-        .number("swellDb", 0...60, default: 12, unit: "dB",
-                help: "Refuse an onset whose first 40 ms stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off)."),
-        .number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level."),
-        .number("relativeGateDb", 10...120, default: 40, unit: "dB",
-                help: "Ignore onsets whose attack is more than this below the file's loudest frame."),
-        .number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
-                help: "Ignore onsets whose attack level is below this (dBFS), whatever the file."),
-    ]
+    public static let delta = ParameterDescriptor.number("delta", 0...100, default: 3, unit: "novelty",
+                help: "How far a peak must rise above the local median of the novelty (dB per bin for the flux methods).")
+    public static let preMaxMs = ParameterDescriptor.number("preMaxMs", 0...500, default: 30, unit: "ms", help: "A peak must be the maximum over this span before it.")
+    public static let postMaxMs = ParameterDescriptor.number("postMaxMs", 0...200, default: 30, unit: "ms", help: "…and over this span after it.")
+    public static let preMedianMs = ParameterDescriptor.number("preMedianMs", 10...2000, default: 150, unit: "ms", help: "Span before the peak for the adaptive median.")
+    public static let postMedianMs = ParameterDescriptor.number("postMedianMs", 0...200, default: 60, unit: "ms", help: "Span after the peak for the adaptive median.")
+    public static let minIntervalMs = ParameterDescriptor.number("minIntervalMs", 0...2000, default: 60, unit: "ms",
+                help: "Minimum time between two transients (Apple's HIG: do not overwhelm).")
+    public static let minRiseDb = ParameterDescriptor.number("minRiseDb", 0...40, default: 2, unit: "dB",
+                help: "The level after the peak must exceed the quietest level in the rise window by this much.")
+    public static let riseWindowMs = ParameterDescriptor.number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level.")
+    public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
+                help: "Refuse an onset whose first 40 ms stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
+    public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
+    public static let relativeGateDb = ParameterDescriptor.number("relativeGateDb", 10...120, default: 40, unit: "dB",
+                help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
+    public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
+                help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, swellDb, swellWindowMs, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -43,21 +42,21 @@ public struct PeakPicker: TunablePart {
     let lookahead: Int
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        func frames(_ name: String) -> Int {
-            Int((parameters.number(name) / 1000 / geometry.hopSeconds).rounded())
+        func frames(_ descriptor: ParameterDescriptor) -> Int {
+            Int((parameters.number(descriptor) / 1000 / geometry.hopSeconds).rounded())
         }
-        delta = Float(parameters.number("delta"))
-        preMax = frames("preMaxMs")
-        postMax = frames("postMaxMs")
-        preMedian = max(1, frames("preMedianMs"))
-        postMedian = frames("postMedianMs")
-        minInterval = parameters.number("minIntervalMs") / 1000
-        minRiseDb = Float(parameters.number("minRiseDb"))
-        riseWindow = max(1, frames("riseWindowMs"))
-        relativeGateDb = Float(parameters.number("relativeGateDb"))
-        absoluteFloorDb = Float(parameters.number("absoluteFloorDb"))
-        swellDb = Float(parameters.number("swellDb"))
-        swellWindow = max(1, frames("swellWindowMs"))
+        delta = Float(parameters.number(Self.delta))
+        preMax = frames(Self.preMaxMs)
+        postMax = frames(Self.postMaxMs)
+        preMedian = max(1, frames(Self.preMedianMs))
+        postMedian = frames(Self.postMedianMs)
+        minInterval = parameters.number(Self.minIntervalMs) / 1000
+        minRiseDb = Float(parameters.number(Self.minRiseDb))
+        riseWindow = max(1, frames(Self.riseWindowMs))
+        relativeGateDb = Float(parameters.number(Self.relativeGateDb))
+        absoluteFloorDb = Float(parameters.number(Self.absoluteFloorDb))
+        swellDb = Float(parameters.number(Self.swellDb))
+        swellWindow = max(1, frames(Self.swellWindowMs))
         attackFrames = max(1, Int((0.04 / geometry.hopSeconds).rounded()))
         lookahead = max(postMax, postMedian, 2)
     }

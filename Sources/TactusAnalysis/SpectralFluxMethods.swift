@@ -13,7 +13,7 @@ public struct SpectralFlux: OnsetMethod {
     private var current: [Float] = []
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floorDb = Float(parameters.number("floorDb"))
+        floorDb = Float(parameters.number(SpectrumLimits.floorDb))
         bands = LogSpectrum.filterbank(parameters, geometry)
     }
 
@@ -34,11 +34,10 @@ public struct SpectralFlux: OnsetMethod {
 public struct SuperFlux: OnsetMethod {
     public static let id = "superflux"
     public static let summary = "Spectral flux against a frequency max-filtered, lagged reference (robust to vibrato and noise)."
-    public static let parameters = LogSpectrum.parameters + [
-        .integer("maxFilterBands", 0...8, default: 1, unit: "bands",
-                 help: "Half-width of the frequency maximum filter applied to the reference frame."),
-        .number("lagMs", 1...50, default: 10, unit: "ms", help: "How far back the reference frame lies."),
-    ]
+    public static let maxFilterBands = ParameterDescriptor.integer("maxFilterBands", 0...8, default: 1, unit: "bands",
+                 help: "Half-width of the frequency maximum filter applied to the reference frame.")
+    public static let lagMs = ParameterDescriptor.number("lagMs", 1...50, default: 10, unit: "ms", help: "How far back the reference frame lies.")
+    public static let parameters = LogSpectrum.parameters + [maxFilterBands, lagMs]
     public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(3)]
 
     private let floorDb: Float
@@ -53,10 +52,10 @@ public struct SuperFlux: OnsetMethod {
     private var current: [Float] = []
 
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floorDb = Float(parameters.number("floorDb"))
+        floorDb = Float(parameters.number(SpectrumLimits.floorDb))
         bands = LogSpectrum.filterbank(parameters, geometry)
-        width = Int(parameters.number("maxFilterBands"))
-        lag = max(1, Int((parameters.number("lagMs") / 1000 / geometry.hopSeconds).rounded()))
+        width = Int(parameters.number(Self.maxFilterBands))
+        lag = max(1, Int((parameters.number(Self.lagMs) / 1000 / geometry.hopSeconds).rounded()))
     }
 
     public mutating func novelty(of frame: SpectralFrame) -> Float {

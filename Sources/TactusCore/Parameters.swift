@@ -120,18 +120,20 @@ public struct ParameterSet: Equatable, Sendable {
         self.values = values
     }
 
-    public func number(_ name: String) -> Double {
-        guard case .number(let v)? = values[name] else { preconditionFailure("no number parameter \(name)") }
+    /// The value of a number or whole-number parameter. Parameters are read through their
+    /// descriptors (each part's `static let`s), so a misspelt name does not compile.
+    public func number(_ descriptor: ParameterDescriptor) -> Double {
+        guard case .number(let v)? = values[descriptor.name] else { preconditionFailure("no number parameter \(descriptor.name)") }
         return v
     }
 
-    public func flag(_ name: String) -> Bool {
-        guard case .flag(let v)? = values[name] else { preconditionFailure("no flag parameter \(name)") }
+    public func flag(_ descriptor: ParameterDescriptor) -> Bool {
+        guard case .flag(let v)? = values[descriptor.name] else { preconditionFailure("no flag parameter \(descriptor.name)") }
         return v
     }
 
-    public func choice(_ name: String) -> String {
-        guard case .choice(let v)? = values[name] else { preconditionFailure("no choice parameter \(name)") }
+    public func choice(_ descriptor: ParameterDescriptor) -> String {
+        guard case .choice(let v)? = values[descriptor.name] else { preconditionFailure("no choice parameter \(descriptor.name)") }
         return v
     }
 }

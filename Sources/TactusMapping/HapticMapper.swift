@@ -14,8 +14,8 @@ public struct HapticMapper {
     let sharpness: ParameterSet
 
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
-        perFile = loudness.choice("normalization") == "perFile"
-        silenceDb = loudness.number("silenceDb")
+        perFile = loudness.choice(LoudnessSettings.normalization) == "perFile"
+        silenceDb = loudness.number(LoudnessSettings.silenceDb)
         self.transients = transients
         self.intensity = intensity
         self.sharpness = sharpness
@@ -30,10 +30,10 @@ public struct HapticMapper {
         let reference = Float(perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
         let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
-        if transients.flag("enabled") {
+        if transients.flag(TransientSettings.enabled) {
             track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness)
         }
-        if intensity.flag("enabled") {
+        if intensity.flag(IntensitySettings.enabled) {
             track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness)
         }
         return track
@@ -43,10 +43,10 @@ public struct HapticMapper {
 
     private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
                                brightness: [Float]) -> [HapticTrack.Transient] {
-        let scale = DecibelScale(floorDb: transients.number("floorDb"), ceilingDb: transients.number("ceilingDb"),
-                                 gamma: transients.number("gamma"))
-        let low = transients.number("minIntensity"), high = transients.number("maxIntensity")
-        let window = transients.number("attackWindowMs") / 1000
+        let scale = DecibelScale(floorDb: transients.number(TransientSettings.floorDb), ceilingDb: transients.number(TransientSettings.ceilingDb),
+                                 gamma: transients.number(TransientSettings.gamma))
+        let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
+        let window = transients.number(TransientSettings.attackWindowMs) / 1000
         return analysis.onsets.map { onset in
             let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
             let level = Double(frames.map { relativeLevels[$0] }.max() ?? -120)
@@ -76,8 +76,8 @@ public struct HapticMapper {
     /// Sharpness per frame: log-mapped centroid, held through frames too quiet to have a
     /// meaningful brightness, then smoothed.
     private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
-        let scale = LogFrequencyScale(lowHz: sharpness.number("lowHz"), highHz: sharpness.number("highHz"))
-        let audible = Float(intensity.number("floorDb"))
+        let scale = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
+        let audible = Float(intensity.number(IntensitySettings.floorDb))
         let centroids = analysis.feature(CentroidAnalyzer.output)
         var held: Float?
         var values = [Float](repeating: 0, count: centroids.count)
@@ -88,7 +88,7 @@ public struct HapticMapper {
         // Frames before the first audible one take its value, so nothing starts at 0 or 1.
         let first = values.first { $0 >= 0 } ?? 0.5
         for k in values.indices where values[k] < 0 { values[k] = first }
-        let ms = sharpness.number("smoothingMs")
+        let ms = sharpness.number(SharpnessSettings.smoothingMs)
         EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(&values)
         return values
     }
@@ -98,17 +98,17 @@ public struct HapticMapper {
     private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Float],
                             brightness: [Float]) -> [HapticTrack.ContinuousRegion] {
         let hop = analysis.hopSeconds
-        let scale = DecibelScale(floorDb: intensity.number("floorDb"), ceilingDb: intensity.number("ceilingDb"),
-                                 gamma: intensity.number("gamma"))
-        let ceiling = intensity.number("maxIntensity")
-        let follower = EnvelopeFollower(attackMs: intensity.number("attackMs"),
-                                        releaseMs: intensity.number("releaseMs"), stepSeconds: hop)
+        let scale = DecibelScale(floorDb: intensity.number(IntensitySettings.floorDb), ceilingDb: intensity.number(IntensitySettings.ceilingDb),
+                                 gamma: intensity.number(IntensitySettings.gamma))
+        let ceiling = intensity.number(IntensitySettings.maxIntensity)
+        let follower = EnvelopeFollower(attackMs: intensity.number(IntensitySettings.attackMs),
+                                        releaseMs: intensity.number(IntensitySettings.releaseMs), stepSeconds: hop)
         var values = relativeLevels.map { Float(ceiling * scale(Double($0))) }
         // Regions follow the sound itself, not the smoothed curve's release tail: a body that
         // outlasts the sound would buzz under silence. So the spans come before smoothing.
-        let spans = gatedSpans(values, gate: Float(intensity.number("gate")),
-                               mergeGap: Int(intensity.number("mergeGapMs") / 1000 / hop),
-                               minLength: Int(intensity.number("minRegionMs") / 1000 / hop))
+        let spans = gatedSpans(values, gate: Float(intensity.number(IntensitySettings.gate)),
+                               mergeGap: Int(intensity.number(IntensitySettings.mergeGapMs) / 1000 / hop),
+                               minLength: Int(intensity.number(IntensitySettings.minRegionMs) / 1000 / hop))
         follower.smooth(&values)
         let duration = analysis.duration
         return spans.map { span in
@@ -123,8 +123,8 @@ public struct HapticMapper {
             }
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
-                intensity: fade(curve(values, tolerance: intensity.number("tolerance")), start: start, end: end),
-                sharpness: curve(brightness, tolerance: sharpness.number("tolerance")))
+                intensity: fade(curve(values, tolerance: intensity.number(IntensitySettings.tolerance)), start: start, end: end),
+                sharpness: curve(brightness, tolerance: sharpness.number(SharpnessSettings.tolerance)))
         }
     }
 

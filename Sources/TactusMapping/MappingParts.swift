@@ -4,59 +4,55 @@ import TactusCore
 public enum LoudnessSettings: TunablePart {
     public static let id = "mapping.loudness"
     public static let summary = "Level reference: per file (its loudest frame) or absolute (dBFS)."
-    public static let parameters: [ParameterDescriptor] = [
-        .choice("normalization", ["perFile", "absolute"], default: "perFile",
-                help: "perFile: each sound's loudest frame is 0 dB, so every file uses the full haptic range (one-off sounds). absolute: levels are dBFS, so a quiet click stays lighter than a loud explosion across a library."),
-        .number("silenceDb", -140 ... -20, default: -80, unit: "dB",
-                help: "A file whose loudest frame is below this (dBFS) is treated as silent: audio only, no haptics."),
-    ]
+    public static let normalization = ParameterDescriptor.choice("normalization", ["perFile", "absolute"], default: "perFile",
+                help: "perFile: each sound's loudest frame is 0 dB, so every file uses the full haptic range (one-off sounds). absolute: levels are dBFS, so a quiet click stays lighter than a loud explosion across a library.")
+    public static let silenceDb = ParameterDescriptor.number("silenceDb", -140 ... -20, default: -80, unit: "dB",
+                help: "A file whose loudest frame is below this (dBFS) is treated as silent: audio only, no haptics.")
+    public static let parameters: [ParameterDescriptor] = [normalization, silenceDb]
 }
 
 /// Transient intensity and sharpness from each onset's attack.
 public enum TransientSettings: TunablePart {
     public static let id = "mapping.transients"
     public static let summary = "Intensity from the attack's level, sharpness from the attack's brightness."
-    public static let parameters: [ParameterDescriptor] = [
-        .flag("enabled", default: true, help: "Write HapticTransient events at onsets."),
-        .number("floorDb", -120 ... -3, default: -40, unit: "dB",
-                help: "Attack level (relative to the reference) that maps to minIntensity."),
-        .number("ceilingDb", -60...20, default: 0, unit: "dB", help: "Attack level that maps to maxIntensity."),
-        .number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map (below 1 lifts soft hits)."),
-        .number("minIntensity", 0...1, default: 0.3, help: "Intensity of the softest transient that passes the gates."),
-        .number("maxIntensity", 0...1, default: 1, help: "Intensity of an attack at ceilingDb."),
-        .number("attackWindowMs", 2...200, default: 25, unit: "ms",
-                help: "Span after the onset whose level and brightness describe the attack."),
-    ]
+    public static let enabled = ParameterDescriptor.flag("enabled", default: true, help: "Write HapticTransient events at onsets.")
+    public static let floorDb = ParameterDescriptor.number("floorDb", -120 ... -3, default: -40, unit: "dB",
+                help: "Attack level (relative to the reference) that maps to minIntensity.")
+    public static let ceilingDb = ParameterDescriptor.number("ceilingDb", -60...20, default: 0, unit: "dB", help: "Attack level that maps to maxIntensity.")
+    public static let gamma = ParameterDescriptor.number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map (below 1 lifts soft hits).")
+    public static let minIntensity = ParameterDescriptor.number("minIntensity", 0...1, default: 0.3, help: "Intensity of the softest transient that passes the gates.")
+    public static let maxIntensity = ParameterDescriptor.number("maxIntensity", 0...1, default: 1, help: "Intensity of an attack at ceilingDb.")
+    public static let attackWindowMs = ParameterDescriptor.number("attackWindowMs", 2...200, default: 25, unit: "ms",
+                help: "Span after the onset whose level and brightness describe the attack.")
+    public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, minIntensity, maxIntensity, attackWindowMs]
 }
 
 /// The continuous intensity curve from the loudness envelope.
 public enum IntensitySettings: TunablePart {
     public static let id = "mapping.intensity"
     public static let summary = "Continuous intensity following the loudness envelope, gated under silence."
-    public static let parameters: [ParameterDescriptor] = [
-        .flag("enabled", default: true, help: "Write HapticContinuous events for the sound's body."),
-        .number("floorDb", -120 ... -3, default: -50, unit: "dB",
-                help: "Level (relative to the reference) that maps to intensity 0."),
-        .number("ceilingDb", -60...20, default: 0, unit: "dB", help: "Level that maps to maxIntensity."),
-        .number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map."),
-        .number("maxIntensity", 0...1, default: 0.8, help: "Intensity at ceilingDb; leaves room for transients to stand out."),
-        .number("attackMs", 0...500, default: 5, unit: "ms", help: "How fast the intensity may rise."),
-        .number("releaseMs", 0...2000, default: 20, unit: "ms", help: "How fast the intensity may fall."),
-        .number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off."),
-        .number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them)."),
-        .number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined."),
-        .number("tolerance", 0.001...0.3, default: 0.03, help: "Largest error of the simplified curve, in intensity units."),
-    ]
+    public static let enabled = ParameterDescriptor.flag("enabled", default: true, help: "Write HapticContinuous events for the sound's body.")
+    public static let floorDb = ParameterDescriptor.number("floorDb", -120 ... -3, default: -50, unit: "dB",
+                help: "Level (relative to the reference) that maps to intensity 0.")
+    public static let ceilingDb = ParameterDescriptor.number("ceilingDb", -60...20, default: 0, unit: "dB", help: "Level that maps to maxIntensity.")
+    public static let gamma = ParameterDescriptor.number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map.")
+    public static let maxIntensity = ParameterDescriptor.number("maxIntensity", 0...1, default: 0.8, help: "Intensity at ceilingDb; leaves room for transients to stand out.")
+    public static let attackMs = ParameterDescriptor.number("attackMs", 0...500, default: 5, unit: "ms", help: "How fast the intensity may rise.")
+    public static let releaseMs = ParameterDescriptor.number("releaseMs", 0...2000, default: 20, unit: "ms", help: "How fast the intensity may fall.")
+    public static let gate = ParameterDescriptor.number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off.")
+    public static let minRegionMs = ParameterDescriptor.number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them).")
+    public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.03, help: "Largest error of the simplified curve, in intensity units.")
+    public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
 }
 
 /// The sharpness curve from the spectral centroid.
 public enum SharpnessSettings: TunablePart {
     public static let id = "mapping.sharpness"
     public static let summary = "Sharpness from brightness (spectral centroid) on a log-frequency scale."
-    public static let parameters: [ParameterDescriptor] = [
-        .number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0."),
-        .number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1."),
-        .number("smoothingMs", 0...1000, default: 5, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag)."),
-        .number("tolerance", 0.001...0.5, default: 0.03, help: "Largest error of the simplified curve, in sharpness units."),
-    ]
+    public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0.")
+    public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1.")
+    public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 5, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.03, help: "Largest error of the simplified curve, in sharpness units.")
+    public static let parameters: [ParameterDescriptor] = [lowHz, highHz, smoothingMs, tolerance]
 }

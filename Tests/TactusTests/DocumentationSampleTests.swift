@@ -14,21 +14,21 @@ import XCTest
 struct LevelRise: OnsetMethod {
     static let id = "levelRise"
     static let summary = "Rise of the frame level in dB (a minimal example)."
-    static let parameters: [ParameterDescriptor] = [
-        .number("floorDb", -120 ... 0, default: -80, unit: "dB", help: "Levels below this count as silence."),
-    ]
+    static let floorDb = ParameterDescriptor.number("floorDb", -120 ... 0, default: -80, unit: "dB",
+                                                    help: "Levels below this count as silence.")
+    static let parameters = [floorDb]
     static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
 
-    private let floorDb: Float
+    private let floor: Float
     private var previous: Float
 
     init(parameters: ParameterSet, geometry: FrameGeometry) {
-        floorDb = Float(parameters.number("floorDb"))
-        previous = floorDb
+        floor = Float(parameters.number(Self.floorDb))
+        previous = floor
     }
 
     mutating func novelty(of frame: SpectralFrame) -> Float {
-        let level = max(frame.levelDb, floorDb)
+        let level = max(frame.levelDb, floor)
         defer { previous = level }
         return max(0, level - previous)
     }

@@ -11,14 +11,13 @@ private struct TransientListFormat: HapticFormat {
     static let id = "transient-list"
     static let fileExtension = "transients.txt"
     static let summary = "Transient times and intensities, one per line (a test format)."
-    static let parameters: [ParameterDescriptor] = [
-        .integer("decimals", 0...6, default: 3, help: "Decimals of each time."),
-    ]
+    static let decimals = ParameterDescriptor.integer("decimals", 0...6, default: 3, help: "Decimals of each time.")
+    static let parameters = [decimals]
 
     let decimals: Int
 
     init(parameters: ParameterSet) {
-        decimals = Int(parameters.number("decimals"))
+        decimals = Int(parameters.number(Self.decimals))
     }
 
     func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {

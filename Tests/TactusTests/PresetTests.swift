@@ -1,6 +1,7 @@
 import XCTest
 import Tactus
 import TactusAHAP
+import TactusAnalysis
 import TactusMapping
 import TactusTestSupport
 import TactusCore
@@ -35,14 +36,14 @@ final class PresetTests: XCTestCase {
         try write("child.json", #"{"schemaVersion": 1, "name": "child", "extends": "base", "peaks": {"delta": 6}}"#)
         let child = try resolve("child")
         XCTAssertEqual(child.name, "child")
-        XCTAssertEqual(child.parameters("peaks").number("delta"), 6, "the child wins over its parent")
-        XCTAssertEqual(child.parameters("mapping.intensity").number("gamma"), 0.5, "inherited from the grandparent's child")
+        XCTAssertEqual(child.parameters("peaks").number(PeakPicker.delta), 6, "the child wins over its parent")
+        XCTAssertEqual(child.parameters("mapping.intensity").number(IntensitySettings.gamma), 0.5, "inherited from the grandparent's child")
         XCTAssertEqual(child.origins["peaks.delta"], "child.json")
         XCTAssertEqual(child.origins["mapping.intensity.gamma"], "base.json")
         XCTAssertEqual(child.chain.map { ($0 as NSString).lastPathComponent }, ["child.json", "base.json", "default.json"])
 
         let overridden = try resolve("child", ["peaks.delta=7"])
-        XCTAssertEqual(overridden.parameters("peaks").number("delta"), 7, "--set wins over every file")
+        XCTAssertEqual(overridden.parameters("peaks").number(PeakPicker.delta), 7, "--set wins over every file")
         XCTAssertEqual(overridden.origins["peaks.delta"], "--set")
         XCTAssertEqual(overridden.overrides, ["peaks.delta=7"])
     }
@@ -51,9 +52,9 @@ final class PresetTests: XCTestCase {
         try write("hfc.json", #"{"schemaVersion": 1, "onset": {"method": "hfc"}}"#)
         let hfc = try resolve("hfc")
         XCTAssertEqual(hfc.onsetMethod.id, "hfc")
-        XCTAssertEqual(hfc.parameters("peaks").number("delta"), 6, "HFC's tuned delta")
+        XCTAssertEqual(hfc.parameters("peaks").number(PeakPicker.delta), 6, "HFC's tuned delta")
         XCTAssertEqual(hfc.origins["peaks.delta"], "method hfc")
-        XCTAssertEqual(try resolve("hfc", ["peaks.delta=2"]).parameters("peaks").number("delta"), 2)
+        XCTAssertEqual(try resolve("hfc", ["peaks.delta=2"]).parameters("peaks").number(PeakPicker.delta), 2)
         // Switching method drops the parameters a parent set for the previous one.
         try write("flux.json", #"{"schemaVersion": 1, "onset": {"method": "superflux", "lagMs": 20}}"#)
         try write("energy.json", #"{"schemaVersion": 1, "extends": "flux", "onset": {"method": "energy"}}"#)
@@ -130,7 +131,7 @@ final class PresetTests: XCTestCase {
         let library = PresetLibrary(directories: [dir, presetsFolder])
         let again = try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)
         XCTAssertEqual(again.hash, preset.hash)
-        XCTAssertEqual(again.parameters("mapping.intensity").number("gamma"), 0.7)
+        XCTAssertEqual(again.parameters("mapping.intensity").number(IntensitySettings.gamma), 0.7)
         try write("mine.json", #"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 6}}"#)
         XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)) {
             XCTAssertTrue("\($0)".contains("has changed since this AHAP was made"), "\($0)")
