@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test eval bench docs clean
+.PHONY: deps build corpus test eval realcorpus eval-real bench docs clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -36,6 +36,19 @@ eval: build
 	@python3 -c "import librosa" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
 	python3 scripts/eval_onsets.py --tactus .build/$(CONFIG)/tactus
+
+# The real-sound corpus (docs/REALCORPUS.md): sound effects from Debian packages, fetched with
+# apt-get download into realcorpus-cache/ (nothing installed), one-shots by category and
+# mixtures with ground truth, in realcorpus/dev and realcorpus/heldout.
+realcorpus:
+	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
+	python3 scripts/realcorpus/make_realcorpus.py
+
+# Tactus on both halves of the real-sound corpus beside librosa and aubio, per condition and
+# per category (transient sharpness and intensity); writes realcorpus/report.md.
+eval-real: build realcorpus
+	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
+	python3 scripts/realcorpus/evaluate.py --tactus .build/$(CONFIG)/tactus
 
 # Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).

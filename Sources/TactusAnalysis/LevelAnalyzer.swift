@@ -35,15 +35,24 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
                 help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it.")
     public static let parameters: [ParameterDescriptor] = [minHz, maxHz]
     public static let output = "centroid.hz"
+    public static let weightedOutput = "centroid.weightedOctaves"
+    /// Below this frequency, power counts as weight (the lows of a boom), in Hz.
+    public static let weightBelowHz = 200.0
+    /// Octaves the brightness loses per unit of power share below `weightBelowHz`.
+    public static let weightPenaltyOctaves: Float = 4
     public static let outputDescriptors = [
         FeatureDescriptor(id: output, unit: "Hz",
                           description: "Magnitude-weighted mean frequency within minHz…maxHz; 0 when the band is silent.",
                           decimals: 1),
+        FeatureDescriptor(id: weightedOutput, unit: "octaves",
+                          description: "log2 of the power-weighted mean frequency (Hz) within minHz…maxHz, less 4 octaves per unit of the power share below 200 Hz: bright and light is high, broadband with heavy lows is low; 0 when the band is silent.",
+                          decimals: 3),
     ]
 
     private let minHz: Double
     private let maxHz: Double
     private var centroids: [Float] = []
+    private var weighted: [Float] = []
 
     public init(parameters: ParameterSet) {
         minHz = parameters.number(Self.minHz)
@@ -52,6 +61,23 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
 
     public func process(_ frame: SpectralFrame) {
         centroids.append(Self.centroid(of: frame, minHz: minHz, maxHz: maxHz))
+        weighted.append(Self.weightedOctaves(of: frame, minHz: minHz, maxHz: maxHz))
+    }
+
+    /// `log2` of the frame's power centroid in `minHz…maxHz`, less `weightPenaltyOctaves`
+    /// times the share of that power below `weightBelowHz`; 0 when the band is empty.
+    public static func weightedOctaves(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
+        let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
+        let lowEnd = min(hi, max(lo, Int((weightBelowHz / frame.binHz).rounded(.down)) + 1))
+        let p = frame.power
+        var weightedSum: Float = 0, total: Float = 0, low: Float = 0
+        for k in lo..<hi {
+            weightedSum += Float(k) * p[k]
+            total += p[k]
+            if k < lowEnd { low += p[k] }
+        }
+        guard total > 1e-12, weightedSum > 0 else { return 0 }
+        return log2(weightedSum / total * Float(frame.binHz)) - weightPenaltyOctaves * low / total
     }
 
     /// Centroid of one frame's magnitudes between `minHz` and `maxHz`; 0 when the band is empty.
@@ -78,7 +104,7 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
         return total > 1e-9 ? weighted / total * Float(frame.binHz) : 0
     }
 
-    public var outputs: [String: [Float]] { [Self.output: centroids] }
+    public var outputs: [String: [Float]] { [Self.output: centroids, Self.weightedOutput: weighted] }
 }
 
 extension SpectralFrame {

@@ -59,7 +59,10 @@ enum BuiltInPresets {
       "gamma": 1,
       "minIntensity": 0.3,
       "maxIntensity": 1,
-      "attackWindowMs": 25
+      "attackWindowMs": 25,
+      "sharpnessFrom": "weightedCentroid",
+      "lowOctaves": 5.5,
+      "highOctaves": 10.5
     },
     "intensity": {
       "enabled": true,

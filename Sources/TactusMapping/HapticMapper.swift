@@ -47,6 +47,17 @@ public struct HapticMapper {
                                  gamma: transients.number(TransientSettings.gamma))
         let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
         let window = transients.number(TransientSettings.attackWindowMs) / 1000
+        // What the attack's sharpness is measured on, per frame, in 0…1.
+        let attackBrightness: [Float]
+        if transients.choice(TransientSettings.sharpnessFrom) == "weightedCentroid" {
+            let lowest = transients.number(TransientSettings.lowOctaves)
+            let span = max(0.1, transients.number(TransientSettings.highOctaves) - lowest)
+            attackBrightness = analysis.feature(CentroidAnalyzer.weightedOutput).map { octaves in
+                octaves > 0 ? Float(min(1, max(0, (Double(octaves) - lowest) / span))) : 0
+            }
+        } else {
+            attackBrightness = brightness
+        }
         return analysis.onsets.map { onset in
             let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
             let level = Double(frames.map { relativeLevels[$0] }.max() ?? -120)
@@ -54,10 +65,10 @@ public struct HapticMapper {
             var weighted = 0.0, total = 0.0
             for k in frames {
                 let w = pow(10, Double(relativeLevels[k]) / 10)
-                weighted += w * Double(brightness[k])
+                weighted += w * Double(attackBrightness[k])
                 total += w
             }
-            let sharp = total > 0 ? weighted / total : Double(brightness[frames.lowerBound])
+            let sharp = total > 0 ? weighted / total : Double(attackBrightness[frames.lowerBound])
             return HapticTrack.Transient(time: onset.time, intensity: low + (high - low) * scale(level),
                                          sharpness: sharp)
         }

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Build the real-sound corpus: real game and desktop sound effects from Debian packages,
+labelled by category, and mixtures of them with ground truth by construction.
+
+    make realcorpus            (= python3 scripts/realcorpus/make_realcorpus.py)
+
+Sources: every package in packages.txt is fetched with `apt-get download` into
+realcorpus-cache/debs and unpacked with `dpkg -x` (nothing is installed); sounds are read
+from the tree and from the zip archives some games keep them in (.pk3, .wz). Each source's
+package, version, path, licence and category is written to realcorpus/sources.csv.
+
+One-shots: sounds of 0.05-3 s whose peak is above -40 dBFS, not music, trimmed of leading
+silence. Category by path (rules below, first match wins); at most PER_PACKAGE from one
+package, at most PER_PACKAGE_CATEGORY of one category from one package.
+
+Onset rule (the same as the synthetic Corpus): the first sample where the stem's absolute
+amplitude exceeds -50 dB of that stem's own peak, measured on the clean stem (after any
+fade-in, gain or resampling, before mixing with noise, before reverb, clipping or lossy
+encoding). Internal attacks of a one-shot (a latch then a slam, a coin's second chime) are
+onsets too: in the stem's 10 ms RMS envelope, a block within 20 dB of the stem's peak that
+rises at least 15 dB above the quietest of the 50 ms before it, at least 100 ms after the
+previous onset (a new sound a designer would want a transient on, not the grain of one);
+its onset is the first sample of those 50 ms whose amplitude exceeds the quiet level by 6 dB.
+
+Split: each one-shot belongs to `dev` or `heldout` by a hash of package and path, so no
+sound is in both. Mixtures of each split use only that split's one-shots.
+
+Deterministic: numpy generators seeded from CRC32 of fixed names; audio written with
+libsndfile (python-soundfile); the same package versions and libraries give the same bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+from scipy.signal import resample_poly, lfilter
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+PER_PACKAGE = 60
+PER_PACKAGE_CATEGORY = 15
+SOUND = re.compile(r"\.(wav|ogg|flac)$", re.I)
+# First match wins; paths are lower-cased.
+CATEGORIES = [
+    ("speech", r"voices?/|speech|/talk|/sarge/|taunt|cmndrvoc|missmesg|vtoltalk|tutorial/|countdown|/feedback/"),
+    ("impact", r"richet|ricochet|squish|splat"),
+    ("explosion", r"explo|boom|blast|bomb|nuke|detonat|grenade|cannon|kaboom|rocket_?x"),
+    ("glass", r"glass|shatter|crystal|breakwin"),
+    ("footstep", r"footst|/step|step[0-9_]|walk"),
+    ("door", r"door|gate|hatch"),
+    ("coin", r"coin|pickup|bonus|collect|powerup|power_up|/items/|gem|money|reward|cash"),
+    ("bell", r"bell|ding|chime|gong"),
+    ("click", r"click|button|menu|select|tick|beep|toggle|switch|/ui/"),
+    ("whoosh", r"whoosh|swoosh|woosh|swing|swish|whip|fly|throw"),
+    ("texture", r"rain|fire|engine|water|ambient|loop|motor|burn|wind|hum|drill"),
+    ("impact", r"hit|impact|punch|thud|crash|bump|bounce|smash|slam|collide|knock|land|fall|thump|shot|gun|shoot|fire"),
+]
+RATES = [22050, 44100, 48000, 96000]
+FORMATS = [("wav", "PCM_16"), ("wav", "PCM_24"), ("wav", "FLOAT"), ("flac", "PCM_16"), ("ogg", "VORBIS"), ("mp3", "MPEG_LAYER_III")]
+
+
+def rng(name: str) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+# ---------------------------------------------------------------- sources
+
+def fetch(packages: list[str], cache: Path) -> dict[str, tuple[str, Path]]:
+    """apt-get download + dpkg -x each package (once); returns package -> (version, root)."""
+    debs, roots = cache / "debs", cache / "root"
+    debs.mkdir(parents=True, exist_ok=True)
+    missing = [p for p in packages if not list(debs.glob(f"{p}_*.deb"))]
+    if missing:
+        subprocess.run(["apt-get", "download", "-q", *missing], cwd=debs, check=True)
+    found = {}
+    for package in packages:
+        deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
+        version = deb.name.split("_")[1].replace("%3a", ":")
+        root = roots / package
+        if not root.exists():
+            root.mkdir(parents=True)
+            subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True)
+        found[package] = (version, root)
+    return found
+
+
+def licence(root: Path, package: str) -> str:
+    copyright = root / "usr/share/doc" / package / "copyright"
+    if not copyright.exists():
+        return "see package"
+    names = re.findall(r"^License:\s*(\S[^\n]*)", copyright.read_text(errors="replace"), re.M)
+    return " | ".join(sorted(set(n.strip() for n in names))) or "see package"
+
+
+def sounds(root: Path):
+    """(path, bytes) of every sound file in the tree and in its .pk3/.wz archives."""
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and SOUND.search(path.name):
+            yield str(path.relative_to(root)), path.read_bytes()
+        elif path.is_file() and path.suffix.lower() in (".pk3", ".wz"):
+            with zipfile.ZipFile(path) as archive:
+                for member in sorted(archive.namelist()):
+                    if SOUND.search(member):
+                        yield f"{path.relative_to(root)}!{member}", archive.read(member)
+
+
+def category(path: str) -> str:
+    lowered = path.lower()
+    for name, pattern in CATEGORIES:
+        if re.search(pattern, lowered):
+            return name
+    return "other"
+
+
+def decode(data: bytes) -> tuple[np.ndarray, int] | None:
+    try:
+        samples, rate = sf.read(io.BytesIO(data), dtype="float64", always_2d=True)
+    except Exception:
+        return None
+    return samples.mean(axis=1), rate
+
+
+def one_shot(mono: np.ndarray, rate: int) -> np.ndarray | None:
+    """The sound trimmed of leading silence (keeping 2 ms before its onset), or None."""
+    if not np.all(np.isfinite(mono)) or len(mono) == 0:
+        return None
+    peak = np.max(np.abs(mono))
+    if peak < 10 ** (-40 / 20):
+        return None
+    start = max(0, onset_sample(mono) - int(0.002 * rate))
+    trimmed = mono[start:]
+    if not 0.05 <= len(trimmed) / rate <= 3.0:
+        return None
+    return trimmed
+
+
+# ---------------------------------------------------------------- ground truth
+
+def onset_sample(stem: np.ndarray) -> int:
+    """First sample where |stem| exceeds -50 dB of the stem's peak."""
+    threshold = np.max(np.abs(stem)) * 10 ** (-50 / 20)
+    return int(np.argmax(np.abs(stem) > threshold))
+
+
+def attacks(stem: np.ndarray, rate: int) -> list[int]:
+    """The stem's onset and its internal attacks (module docstring), as sample indices."""
+    first = onset_sample(stem)
+    block = max(1, int(0.01 * rate))
+    count = len(stem) // block
+    if count < 7:
+        return [first]
+    rms = np.sqrt(np.mean(stem[: count * block].reshape(count, block) ** 2, axis=1) + 1e-20)
+    level = 20 * np.log10(rms)
+    peak = level.max()
+    found = [first]
+    for k in range(5, count):
+        quiet = level[k - 5:k].min()
+        if level[k] < peak - 20 or level[k] - quiet < 15 or k * block - found[-1] < 0.1 * rate:
+            continue
+        window = stem[(k - 5) * block:(k + 1) * block]
+        above = np.abs(window) > 10 ** ((quiet + 6) / 20)
+        found.append((k - 5) * block + int(np.argmax(above)))
+    return found
+
+
+# ---------------------------------------------------------------- mixtures
+
+def pink_noise(count: int, generator: np.random.Generator) -> np.ndarray:
+    white = generator.standard_normal(count)
+    # Paul Kellet's economy pink filter (-3 dB/octave within 0.05 dB above 10 Hz at 44.1 kHz).
+    b = [0.049922035, -0.095993537, 0.050612699, -0.004408786]
+    a = [1, -2.494956002, 2.017265875, -0.522189400]
+    pink = lfilter(b, a, white)
+    return pink / np.sqrt(np.mean(pink ** 2))
+
+
+def resample(x: np.ndarray, source: int, target: int) -> np.ndarray:
+    if source == target:
+        return x
+    g = np.gcd(source, target)
+    return resample_poly(x, target // g, source // g)
+
+
+def place(stems, rate: int, gap: tuple[float, float], generator, lead: float = 0.3):
+    """Stems one after another with random gaps; returns the mix, the onsets (s) and the
+    spans where each stem plays."""
+    position = int(lead * rate)
+    events, total = [], []
+    for stem in stems:
+        events.append((position, stem))
+        position += len(stem) + int(generator.uniform(*gap) * rate)
+    mix = np.zeros(position + int(0.3 * rate))
+    onsets = []
+    for start, stem in events:
+        mix[start:start + len(stem)] += stem
+        onsets += [(start + a) / rate for a in attacks(stem, rate)]
+    return mix, sorted(onsets)
+
+
+def snr_scale(signal: np.ndarray, noise: np.ndarray, onsets: list[float], rate: int, snr_db: float) -> float:
+    """Gain for `noise` so the mean power of the mix's first 100 ms after each onset is
+    `snr_db` above the noise's mean power."""
+    windows = [signal[int(t * rate):int(t * rate) + int(0.1 * rate)] for t in onsets]
+    power = np.mean(np.concatenate(windows) ** 2)
+    return float(np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr_db / 10))))
+
+
+def write(path: Path, mix: np.ndarray, rate: int, file_format: tuple[str, str]) -> None:
+    container, subtype = file_format
+    peak = np.max(np.abs(mix))
+    if peak > 0.99 and subtype != "FLOAT":
+        mix = mix * (0.99 / peak)
+    sf.write(str(path), mix.astype(np.float32), rate, format=container.upper() if container != "wav" else "WAV",
+             subtype=subtype)
+
+
+def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> list[dict]:
+    folder = out / split
+    folder.mkdir(parents=True, exist_ok=True)
+    usable = [s for s in shots if s["category"] not in ("texture", "speech", "other")]
+    files = []
+
+    def emit(name, condition, mix, rate, onsets, extra, index):
+        file_format = FORMATS[index % len(FORMATS)] if condition not in ("oneshot",) else ("wav", "PCM_16")
+        extension = {"mp3": "mp3", "ogg": "ogg", "flac": "flac"}.get(file_format[0], "wav")
+        audio = folder / f"{name}.{extension}"
+        write(audio, mix, rate, file_format)
+        entry = {"file": audio.name, "condition": condition, "split": split, "sampleRate": rate,
+                 "format": "/".join(file_format), "durationSeconds": round(len(mix) / rate, 6),
+                 "onsets": [round(t, 6) for t in onsets], **extra}
+        (folder / f"{name}.json").write_text(json.dumps(entry, indent=2) + "\n")
+        files.append(entry)
+
+    conditions = [("clean", 10), ("noise20", 6), ("noise10", 6), ("noise6", 6), ("ambience10", 6), ("ambience6", 6),
+                  ("soft", 6), ("multi", 6), ("rolls", 6), ("reverb", 6), ("clipped", 6)]
+    for condition, count in conditions:
+        for i in range(count):
+            name = f"{condition}-{i:02d}"
+            g = rng(f"{split}/{name}")
+            rate = RATES[i % len(RATES)]
+            pool = usable
+            if condition == "multi":
+                pool = [s for s in usable if s["attacks"] >= 2] or usable
+            if condition == "rolls":
+                pool = [s for s in usable if s["seconds"] <= 0.25] or usable
+            picks = [pool[j] for j in g.choice(len(pool), size=min(len(pool), 4), replace=False)]
+            stems = [resample(p["samples"], p["rate"], rate) * 10 ** (g.uniform(-12, 0) / 20) for p in picks]
+            if condition == "soft":
+                for k, stem in enumerate(stems):
+                    fade = int(g.uniform(0.015, 0.06) * rate)
+                    stems[k] = stem.copy()
+                    stems[k][:fade] *= np.linspace(0, 1, fade) ** 2
+            if condition == "rolls":
+                stems = [stems[0] * 10 ** (g.uniform(-3, 0) / 20) for _ in range(int(g.integers(4, 7)))]
+                mix, onsets = place(stems, rate, (0.07 - len(stems[0]) / rate, 0.15 - len(stems[0]) / rate), g)
+            else:
+                mix, onsets = place(stems, rate, (0.25, 0.6), g)
+            extra = {"sources": [f'{p["package"]}:{p["path"]}' for p in picks],
+                     "categories": [p["category"] for p in picks]}
+            if condition.startswith("noise") or condition.startswith("ambience"):
+                snr = float(condition.lstrip("noiseambience"))
+                if condition.startswith("noise"):
+                    bed = pink_noise(len(mix), g)
+                else:
+                    source = ambiences[i % len(ambiences)]
+                    loop = resample(source["samples"], source["rate"], rate)
+                    bed = np.resize(loop, len(mix))
+                    extra["ambience"] = f'{source["package"]}:{source["path"]}'
+                fade = int(0.25 * rate)
+                bed[:fade] *= np.linspace(0, 1, fade)
+                mix = mix + bed * snr_scale(mix, bed, onsets, rate, snr)
+                extra["snrDb"] = snr
+            if condition == "reverb":
+                decay = int(0.8 * rate)
+                tail = g.standard_normal(decay) * np.exp(-np.arange(decay) / (0.25 * rate)) * 0.05
+                tail[0] = 1.0
+                mix = np.convolve(mix, tail)[:len(mix) + decay]
+            if condition == "clipped":
+                drive = g.uniform(6, 12)
+                mix = np.clip(mix / np.max(np.abs(mix)) * 10 ** (drive / 20), -1, 1)
+                extra["driveDb"] = round(drive, 2)
+            emit(name, condition, mix, rate, onsets, extra, i)
+    for i, shot in enumerate(shots):
+        if shot["category"] == "other":
+            continue
+        name = f"oneshot-{shot['category']}-{i:03d}"
+        lead = int(0.1 * shot["rate"])
+        mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
+        onsets = [(lead + a) / shot["rate"] for a in attacks(shot["samples"], shot["rate"])]
+        emit(name, "oneshot", mix, shot["rate"], onsets,
+             {"category": shot["category"], "sources": [f'{shot["package"]}:{shot["path"]}']}, i)
+    return files
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "realcorpus")
+    parser.add_argument("--cache", type=Path, default=ROOT / "realcorpus-cache")
+    args = parser.parse_args()
+    packages = [p.strip() for p in (HERE / "packages.txt").read_text().splitlines() if p.strip() and not p.startswith("#")]
+    fetched = fetch(packages, args.cache)
+    shots, ambiences, rows = [], [], []
+    for package, (version, root) in fetched.items():
+        terms = licence(root, package)
+        taken, per_category = 0, {}
+        for path, data in sounds(root):
+            if "music" in path.lower() or taken >= PER_PACKAGE:
+                continue
+            decoded = decode(data)
+            if decoded is None:
+                continue
+            mono, rate = decoded
+            kind = category(path)
+            if kind == "texture" and len(mono) / rate >= 2:
+                ambiences.append({"package": package, "path": path, "samples": mono / (np.max(np.abs(mono)) + 1e-12), "rate": rate})
+            shot = one_shot(mono, rate)
+            if shot is None or per_category.get(kind, 0) >= PER_PACKAGE_CATEGORY:
+                continue
+            per_category[kind] = per_category.get(kind, 0) + 1
+            taken += 1
+            split = "dev" if zlib.crc32(f"{package}:{path}".encode()) % 2 == 0 else "heldout"
+            shots.append({"package": package, "version": version, "path": path, "licence": terms, "category": kind,
+                          "split": split, "samples": shot, "rate": rate, "seconds": len(shot) / rate,
+                          "attacks": len(attacks(shot, rate))})
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "sources.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["package", "version", "path", "licence", "category", "split", "seconds", "attacks"])
+        for s in shots:
+            writer.writerow([s["package"], s["version"], s["path"], s["licence"], s["category"], s["split"],
+                             round(s["seconds"], 3), s["attacks"]])
+    summary = {}
+    for split in ("dev", "heldout"):
+        mine = [s for s in shots if s["split"] == split]
+        beds = [a for a in ambiences if zlib.crc32(f'{a["package"]}:{a["path"]}'.encode()) % 2 == (0 if split == "dev" else 1)] or ambiences
+        files = build(split, mine, beds, args.out)
+        summary[split] = {"oneShots": len(mine), "files": len(files), "onsets": sum(len(f["onsets"]) for f in files)}
+    categories = {}
+    for s in shots:
+        categories[s["category"]] = categories.get(s["category"], 0) + 1
+    summary["packages"] = len({s["package"] for s in shots})
+    summary["categories"] = dict(sorted(categories.items()))
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()
