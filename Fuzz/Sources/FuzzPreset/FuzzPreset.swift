@@ -40,8 +40,8 @@ func run(_ preset: ResolvedPreset) {
     session.push(sound)
     let track = preset.mapper().map(session.finish())
     let output = preset.parameters(OutputSettings.id)
-    let options = AHAPWriter.Options(audioFileName: "sound.wav", audioVolume: output.number("audioVolume"),
-                                     useVolumeEnvelope: output.flag("useVolumeEnvelope"))
+    let options = AHAPWriter.Options(audioFileName: "sound.wav", audioVolume: output.number(OutputSettings.audioVolume),
+                                     useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))
     let data: Data
     do { data = try AHAPWriter(options: options).data(for: track) } catch {
         preconditionFailure("a valid preset made a track the writer refuses: \(error)")
