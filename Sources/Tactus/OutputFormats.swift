@@ -6,42 +6,27 @@ import TactusCore
 /// the built-in ones plus any a library user registers (no dynamic loading).
 public enum OutputFormats {
     /// The built-in formats. A new built-in format is one line here.
-    public static let builtIn: [any HapticFormat.Type] = [
-        AHAPFormat.self,
-    ]
+    private static let registry = PartRegistry<any HapticFormat.Type>(
+        builtIn: [
+            AHAPFormat.self,
+        ],
+        id: { $0.id })
+
+    public static var builtIn: [any HapticFormat.Type] { registry.builtIn }
 
     /// What `tactus convert` writes when no format is named.
     public static let defaultIDs = [AHAPFormat.id]
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registered: [any HapticFormat.Type] = []
-
     /// Every selectable format: built-in first, then registered ones.
-    public static var all: [any HapticFormat.Type] {
-        lock.lock()
-        defer { lock.unlock() }
-        return builtIn + registered
-    }
+    public static var all: [any HapticFormat.Type] { registry.all }
 
     /// Makes a format of your own selectable by id; replaces one registered with the same id.
-    public static func register(_ format: any HapticFormat.Type) {
-        lock.lock()
-        defer { lock.unlock() }
-        precondition(!builtIn.contains { $0.id == format.id }, "\(format.id) is a built-in format")
-        registered.removeAll { $0.id == format.id }
-        registered.append(format)
-    }
+    public static func register(_ format: any HapticFormat.Type) { registry.register(format) }
 
     /// Removes a format registered with `register` (built-in formats stay).
-    public static func unregister(_ id: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        registered.removeAll { $0.id == id }
-    }
+    public static func unregister(_ id: String) { registry.unregister(id) }
 
-    public static func named(_ id: String) -> (any HapticFormat.Type)? {
-        all.first { $0.id == id }
-    }
+    public static func named(_ id: String) -> (any HapticFormat.Type)? { registry.named(id) }
 
     /// The format whose files end in `fileName`'s extension, if it can read them.
     public static func reader(for fileName: String) -> (any HapticReadableFormat.Type)? {

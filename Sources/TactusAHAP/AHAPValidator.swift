@@ -3,12 +3,8 @@ import TactusCore
 
 /// One finding of `AHAPValidator`, printable on one line.
 public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
-    public enum Severity: String, Sendable {
-        /// The file will not load, or will not play as written.
-        case error
-        /// The file plays, but probably not as its author meant.
-        case warning
-    }
+    /// Error or warning, as for every format.
+    public typealias Severity = FormatDiagnostic.Severity
 
     /// What was found; stable, for tools and tests (messages may be reworded).
     public enum Kind: String, Sendable {
@@ -36,9 +32,12 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
-        "\(severity.rawValue): \(location.isEmpty ? "(file)" : location): \(message)"
+    /// The finding in the form every format reports (`kind` as its name).
+    public var formatDiagnostic: FormatDiagnostic {
+        FormatDiagnostic(severity: severity, kind: kind.rawValue, location: location, message: message)
     }
+
+    public var description: String { formatDiagnostic.description }
 }
 
 /// All findings for one file.

@@ -19,39 +19,22 @@ public protocol OnsetMethod: TunablePart {
 /// The registry of onset methods presets can select by id: a static table of the built-in
 /// ones plus any a library user registers (no dynamic loading).
 public enum OnsetMethods {
-    public static let builtIn: [any OnsetMethod.Type] = [
-        SuperFlux.self, SpectralFlux.self, HighFrequencyContent.self, ComplexDomain.self, EnergyRise.self,
-    ]
+    private static let registry = PartRegistry<any OnsetMethod.Type>(
+        builtIn: [SuperFlux.self, SpectralFlux.self, HighFrequencyContent.self, ComplexDomain.self, EnergyRise.self],
+        id: { $0.id })
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registered: [any OnsetMethod.Type] = []
+    public static var builtIn: [any OnsetMethod.Type] { registry.builtIn }
 
     /// Every method presets can select: built-in first, then registered ones.
-    public static var all: [any OnsetMethod.Type] {
-        lock.lock()
-        defer { lock.unlock() }
-        return builtIn + registered
-    }
+    public static var all: [any OnsetMethod.Type] { registry.all }
 
     /// Makes a method of your own selectable by `onset.method`; replaces one with the same id.
-    public static func register(_ method: any OnsetMethod.Type) {
-        lock.lock()
-        defer { lock.unlock() }
-        precondition(!builtIn.contains { $0.id == method.id }, "\(method.id) is a built-in onset method")
-        registered.removeAll { $0.id == method.id }
-        registered.append(method)
-    }
+    public static func register(_ method: any OnsetMethod.Type) { registry.register(method) }
 
     /// Removes a method registered with `register` (built-in methods stay).
-    public static func unregister(_ id: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        registered.removeAll { $0.id == id }
-    }
+    public static func unregister(_ id: String) { registry.unregister(id) }
 
-    public static func named(_ id: String) -> (any OnsetMethod.Type)? {
-        all.first { $0.id == id }
-    }
+    public static func named(_ id: String) -> (any OnsetMethod.Type)? { registry.named(id) }
 }
 
 /// Parameters shared by the spectral methods: the level counted as silence and the band
