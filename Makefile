@@ -7,14 +7,14 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test eval realcorpus eval-real bench docs clean
+.PHONY: deps build corpus test eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
 	@scripts/ensure-deps.sh
 
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC)
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product tactus
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
@@ -64,6 +64,45 @@ docs: deps
 	$(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
 		--target Tactus --target TactusCore --target TactusAHAP --enable-experimental-combined-documentation \
 		--output-path docs-site --transform-for-static-hosting --warnings-as-errors
+
+# Installation: `make install PREFIX=…` (default /usr/local; DESTDIR stages it elsewhere).
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share
+# The manual's date: the last commit's, so the same tree always gives the same page.
+MANDATE = $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+VERSION = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Tactus/Version.swift)
+
+# The man page, generated from the command definitions (swift-argument-parser's plugin).
+man: deps
+	$(SWIFT) package --allow-writing-to-directory .build/man generate-manual \
+		--output-directory .build/man --date $(MANDATE) --authors "The Tactus developers"
+
+# The tool, its presets (found through share/tactus/Presets), the man page and bash/zsh/fish
+# completions, each where it belongs under $(PREFIX).
+install: build man
+	install -d $(BINDIR) $(SHAREDIR)/tactus/Presets $(SHAREDIR)/man/man1 \
+		$(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
+	install -m 755 .build/release/tactus $(BINDIR)/tactus
+	install -m 644 Presets/*.json $(SHAREDIR)/tactus/Presets/
+	install -m 644 .build/man/tactus.1 $(SHAREDIR)/man/man1/tactus.1
+	.build/release/tactus --generate-completion-script bash > $(SHAREDIR)/bash-completion/completions/tactus
+	.build/release/tactus --generate-completion-script zsh > $(SHAREDIR)/zsh/site-functions/_tactus
+	.build/release/tactus --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
+
+uninstall:
+	rm -f $(BINDIR)/tactus $(SHAREDIR)/man/man1/tactus.1 $(SHAREDIR)/bash-completion/completions/tactus \
+		$(SHAREDIR)/zsh/site-functions/_tactus $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
+	rm -rf $(SHAREDIR)/tactus
+
+# A Debian package of the same installation under /usr (needs dpkg-deb; the binary carries the
+# Swift runtime, so the package depends only on libsndfile and single-precision FFTW).
+deb:
+	rm -rf .build/deb
+	$(MAKE) install PREFIX=/usr DESTDIR=$(CURDIR)/.build/deb
+	install -d .build/deb/DEBIAN
+	scripts/deb-control.sh $(VERSION) > .build/deb/DEBIAN/control
+	dpkg-deb --root-owner-group --build .build/deb .build/tactus_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
 	rm -rf .build $(OUT) docs-site

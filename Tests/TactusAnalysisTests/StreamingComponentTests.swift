@@ -14,8 +14,8 @@ final class StreamingComponentTests: XCTestCase {
         Signals.sine(hz: 330, seconds: 0.8, sampleRate: rate, amplitude: 0.2),
         Signals.noise(seconds: 0.8, sampleRate: rate, amplitude: 0.01, seed: 8))
 
-    func testDCBlockerWhateverTheBlocks() {
-        StreamingVerifier.verify(count: signal.count, run: { blocks -> [UInt32] in
+    func testDCBlockerWhateverTheBlocks() throws {
+        try StreamingVerifier.verify(count: signal.count, run: { blocks -> [UInt32] in
             var blocker = DCBlocker(sampleRate: rate)
             var out: [Float] = [], scratch = [Float](repeating: 0, count: (blocks.max() ?? 1) + 3)
             for range in StreamingVerifier.ranges(count: signal.count, blocks: blocks) {
@@ -39,7 +39,7 @@ final class StreamingComponentTests: XCTestCase {
     func testAnalysisSessionWhateverTheBlocks() throws {
         let configuration = try AnalysisConfiguration.defaults()
         struct Snapshot: Equatable { var features: [String: [UInt32]]; var onsets: [Int] }
-        StreamingVerifier.verify(count: signal.count, run: { blocks -> Snapshot in
+        try StreamingVerifier.verify(count: signal.count, run: { blocks -> Snapshot in
             let session = AnalysisSession(sampleRate: rate, configuration: configuration)
             for range in StreamingVerifier.ranges(count: signal.count, blocks: blocks) {
                 signal[range].withUnsafeBufferPointer { session.push($0) }
@@ -54,8 +54,8 @@ final class StreamingComponentTests: XCTestCase {
         })
     }
 
-    func testSampleHistoryHoldsTheLatestSamplesByAbsoluteIndex() {
-        StreamingVerifier.verify(count: signal.count, run: { blocks -> [Float] in
+    func testSampleHistoryHoldsTheLatestSamplesByAbsoluteIndex() throws {
+        try StreamingVerifier.verify(count: signal.count, run: { blocks -> [Float] in
             var history = SampleHistory(capacity: 1000)
             var windows: [Float] = []
             for range in StreamingVerifier.ranges(count: signal.count, blocks: blocks) {
@@ -71,7 +71,7 @@ final class StreamingComponentTests: XCTestCase {
 
     /// The running median against sorting each window, frame by frame: zeros before the
     /// series' start, the window clipped at its end, the upper median for even counts.
-    func testMovingMedianAgainstSortingEveryWindow() {
+    func testMovingMedianAgainstSortingEveryWindow() throws {
         var generator = SeededGenerator(seed: 3)
         let series = (0..<400).map { _ in Float(generator.nextSigned() * 10).rounded() }  // many ties
         for (before, after) in [(15, 6), (1, 0), (0, 3), (40, 40)] {
@@ -85,7 +85,7 @@ final class StreamingComponentTests: XCTestCase {
 
     /// `fastDecibels` keeps its documented bound (0.001 dB) against `10·log10` over the
     /// whole float range, and silence, denormals and NaN give the floor.
-    func testFastDecibelsWithinItsBound() {
+    func testFastDecibelsWithinItsBound() throws {
         var worst: Float = 0
         var power: Float = 1e-29
         while power < 1e30 {
@@ -99,7 +99,7 @@ final class StreamingComponentTests: XCTestCase {
         }
     }
 
-    func testRisingSumAndMaxFilterAgainstNaiveLoops() {
+    func testRisingSumAndMaxFilterAgainstNaiveLoops() throws {
         var generator = SeededGenerator(seed: 5)
         for count in [0, 1, 7, 8, 9, 63, 100] {
             let a = (0..<count).map { _ in Float(generator.nextSigned()) }
@@ -117,7 +117,7 @@ final class StreamingComponentTests: XCTestCase {
 
     /// Bands are log-spaced: a pure tone's energy stays in one band, higher tones land in
     /// higher bands, and an octave spans `bandsPerOctave` bands where bins are fine enough.
-    func testLogFilterbankPutsATonesEnergyInItsBand() {
+    func testLogFilterbankPutsATonesEnergyInItsBand() throws {
         let geometry = FrameGeometry(sampleRate: 44_100, windowMs: 20, hopMs: 10)
         let bank = LogFilterbank(geometry: geometry, minHz: 30, maxHz: 17_000, bandsPerOctave: 12)
         XCTAssertGreaterThan(bank.count, 60)

@@ -1,4 +1,4 @@
-import XCTest
+import Foundation
 
 /// Checks a streaming part the way swift-nio's `ByteToMessageDecoderVerifier` checks a
 /// decoder: the same input handed over in blocks of 1, 3 and 1,024 samples and in seeded
@@ -7,7 +7,8 @@ import XCTest
 ///
 /// `run` feeds the part the signal in blocks of the given sizes (cycled) and returns what it
 /// produced; `Output` compares bit for bit (`[Float]` compares `==`, so use `bitPatterns` for
-/// outputs that may hold NaN or signed zeros).
+/// outputs that may hold NaN or signed zeros). A mismatch throws `Mismatch`, which fails the
+/// calling test with the schedule that differed.
 public enum StreamingVerifier {
     /// The block-size schedules every streaming part is fed.
     public static func schedules(count: Int, seed: UInt64 = 0x7AC7) -> [(name: String, blocks: [Int])] {
@@ -16,17 +17,22 @@ public enum StreamingVerifier {
         return [("1", [1]), ("3", [3]), ("1024", [1024]), ("random", random), ("one block", [max(1, count)])]
     }
 
-    /// Verifies `run` against its own one-block output and against `reference`.
+    /// Blocks of some schedule gave other output than one block.
+    public struct Mismatch: Error, CustomStringConvertible {
+        public let schedule: String
+        public var description: String { "blocks of \(schedule) differ from one block" }
+    }
+
+    /// Verifies `run` against its own one-block output, then hands that output to `reference`
+    /// (which asserts what a naive implementation gives).
     public static func verify<Output: Equatable>(
-        count: Int, file: StaticString = #filePath, line: UInt = #line,
-        run: ([Int]) throws -> Output, reference: (Output) -> Void
-    ) rethrows {
+        count: Int, run: ([Int]) throws -> Output, reference: (Output) throws -> Void
+    ) throws {
         let whole = try run([max(1, count)])
-        for schedule in schedules(count: count) {
-            let output = try run(schedule.blocks)
-            XCTAssertTrue(output == whole, "blocks of \(schedule.name) differ from one block", file: file, line: line)
+        for schedule in schedules(count: count) where try run(schedule.blocks) != whole {
+            throw Mismatch(schedule: schedule.name)
         }
-        reference(whole)
+        try reference(whole)
     }
 
     /// Splits `0..<count` into consecutive ranges of the given sizes, cycled.
