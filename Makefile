@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -25,6 +25,10 @@ corpus: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
+check-install: deps
+	scripts/check-install.sh
 
 # Scores the default preset on the Corpus (transient timing per condition, envelope
 # fidelity, the same with unsimplified fixed-rate curves for comparison), then the
@@ -73,10 +77,12 @@ SHAREDIR = $(DESTDIR)$(PREFIX)/share
 MANDATE = $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 VERSION = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Tactus/Version.swift)
 
-# The man page, generated from the command definitions (swift-argument-parser's plugin).
+# The man page, generated from the command definitions (swift-argument-parser's plugin, run on
+# the debug build so that it never replaces the static release binary).
 man: deps
+	mkdir -p .build/man
 	$(SWIFT) package --allow-writing-to-directory .build/man generate-manual \
-		--output-directory .build/man --date $(MANDATE) --authors "The Tactus developers"
+		--configuration debug --output-directory .build/man --date $(MANDATE) --authors "The Tactus developers"
 
 # The tool, its presets (found through share/tactus/Presets), the man page and bash/zsh/fish
 # completions, each where it belongs under $(PREFIX).

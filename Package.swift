@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusTestSupport"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
     ]
 )
