@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test check-install eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-example eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -25,6 +25,11 @@ corpus: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The example app package: the build plugin bundles valid AHAPs, reconverts only what changed,
+# and fails on a broken sound (scripts/check-example.sh).
+check-example: deps
+	scripts/check-example.sh
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps

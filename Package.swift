@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
         .library(name: "TactusPreview", targets: ["TactusPreview"]),
         .executable(name: "tactus", targets: ["tactus"]),
+        // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
+        .plugin(name: "TactusPlugin", targets: ["TactusPlugin"]),
+        // Command plugin: `swift package tactus-convert` converts a package's sounds into its sources.
+        .plugin(name: "TactusConvertCommand", targets: ["TactusConvertCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +47,13 @@ let package = Package(
             "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        .plugin(name: "TactusPlugin", capability: .buildTool(), dependencies: ["tactus"]),
+        .plugin(name: "TactusConvertCommand",
+                capability: .command(intent: .custom(verb: "tactus-convert",
+                                                     description: "Convert the package's sounds into haptics beside its sources"),
+                                     permissions: [.writeToPackageDirectory(reason: "writes <target>/Haptics")]),
+                dependencies: ["tactus"]),
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),

@@ -7,8 +7,8 @@ import TactusTestSupport
 import XCTest
 
 // The DocC articles' code samples, compiled here and run by the tests below. The last test
-// checks that every ```swift block of every article stands verbatim in this folder's tests, so
-// a sample cannot drift from code that compiles.
+// checks that every ```swift block of every article stands verbatim in the tests or in the
+// example package (which CI builds and runs), so a sample cannot drift from code that compiles.
 
 /// Novelty as the rise of the frame's level in dB over the previous frame's.
 struct LevelRise: OnsetMethod {
@@ -70,10 +70,12 @@ final class DocumentationSampleTests: XCTestCase {
 
     func testEveryArticleSampleIsCompiledHere() throws {
         let catalogue = Self.repository.appendingPathComponent("Sources/Tactus/Tactus.docc")
-        let tests = try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent("Tests").path)
-            .filter { $0.hasSuffix(".swift") }
-            .map { try String(contentsOf: Self.repository.appendingPathComponent("Tests").appendingPathComponent($0), encoding: .utf8) }
-            .joined(separator: "\n")
+        // Samples live in the tests, or in the example package that CI builds and runs.
+        let tests = try ["Tests", "Examples"].flatMap { folder in
+            try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".swift") && !$0.contains(".build/") }
+                .map { try String(contentsOf: Self.repository.appendingPathComponent(folder).appendingPathComponent($0), encoding: .utf8) }
+        }.joined(separator: "\n")
         let articles = try FileManager.default.contentsOfDirectory(atPath: catalogue.path).filter { $0.hasSuffix(".md") }
         XCTAssertGreaterThanOrEqual(articles.count, 4)
         var samples = 0

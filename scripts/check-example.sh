@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds and runs Examples/SoundHaptics (run by .ci/run): TactusPlugin must bundle a valid AHAP
+# for every sound; touching one sound must reconvert only that sound; a sound that is not
+# audio must fail the build with a one-line reason naming it.
+set -eu
+cd "$(dirname "$0")/../Examples/SoundHaptics"
+sounds=Sources/SoundHaptics/Sounds
+ok() { echo "check-example: $*"; }
+trap 'rm -f "$sounds/broken.wav"' EXIT
+
+swift build >/dev/null
+out="$(swift run SoundHaptics 2>/dev/null)"
+echo "$out"
+test "$(echo "$out" | grep -c '\.ahap: 0 error')" -eq 3 && ok "three bundled AHAPs, each valid"
+
+touch "$sounds/tap.wav"
+converted="$(swift build -v 2>&1 | grep -E 'tactus-tool convert ' || true)"
+test "$(echo "$converted" | grep -c .)" -eq 1 && echo "$converted" | grep -q "tap.wav" \
+    && ok "touching tap.wav reconverts tap.wav only"
+
+printf 'not audio' > "$sounds/broken.wav"
+if swift build > build.log 2>&1; then echo "check-example: a broken sound did not fail the build" >&2; exit 1; fi
+grep -q "^tactus: .*broken.wav: is not audio" build.log && ok "a broken sound fails the build: $(grep '^tactus:' build.log)"
+rm -f build.log "$sounds/broken.wav"
+swift build >/dev/null && ok "removing it builds again"
