@@ -1,5 +1,6 @@
 import Foundation
 import Tactus
+import TactusAHAP
 import TactusAnalysis
 import TactusCore
 import TactusMapping
@@ -34,6 +35,18 @@ struct LevelRise: OnsetMethod {
     }
 }
 
+func checkPattern(at url: URL) throws -> (valid: Bool, transientIntensities: [Double]) {
+    let report = AHAPValidator(baseDirectory: url.deletingLastPathComponent()).validate(contentsOf: url)
+    for finding in report.diagnostics {
+        print(finding)  // "warning: Pattern[3].Event.Time: …", one line each
+    }
+    let document = try AHAPDecoder().decode(Data(contentsOf: url))
+    let player = PatternEvaluator(document)
+    let felt = player.transients.map(\.effectiveIntensity)  // what each transient plays at
+    print("continuous intensity at 0.5 s:", player.continuousIntensity(at: 0.5))
+    return (report.isValid, felt)
+}
+
 final class DocumentationSampleTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -48,6 +61,10 @@ final class DocumentationSampleTests: XCTestCase {
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }
 
         let preset = try PresetLibrary.standard().resolve("impacts")
+        do {
+            let preset = try PresetLibrary.standard().resolve("impacts", overrides: ["mapping.intensity.gamma=0.7"])
+            XCTAssertEqual(preset.overrides, ["mapping.intensity.gamma=0.7"])
+        }
         let log = CommittedFiles()
         let converter = Converter(preset: preset, formats: try OutputFormats.select(["ahap"]), log: log)
         let result = try converter.convert(URL(fileURLWithPath: "boom.wav"), to: URL(fileURLWithPath: "out"))
@@ -56,6 +73,17 @@ final class DocumentationSampleTests: XCTestCase {
 
         XCTAssertEqual(result.track.transients.count, 2)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/boom.ahap").path))
+    }
+
+    func testCheckingAPatternInAnApp() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try AudioFixture.write(Signals.clicks(at: [0.1, 0.4], seconds: 0.6, sampleRate: 16_000, seed: 4),
+                                            to: folder.appendingPathComponent("tap.wav"), sampleRate: 16_000)
+        let result = try Converter(preset: try shippedPreset(), log: CommittedFiles()).convert(source, to: folder)
+        let (valid, felt) = try checkPattern(at: result.outputs[0].url)
+        XCTAssertTrue(valid)
+        XCTAssertEqual(felt, result.track.transients.map(\.intensity).map { (($0 * 10_000).rounded()) / 10_000 })
     }
 
     func testTheOnsetMethodSampleDetectsClicks() throws {
