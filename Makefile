@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test check-install check-example eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -34,6 +34,10 @@ check-example: deps
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps
 	scripts/check-install.sh
+
+# The package installed into a fresh Debian without Swift (debootstrap; root and network).
+check-deb: check-install
+	scripts/check-deb-chroot.sh
 
 # Scores the default preset on the Corpus (transient timing per condition, envelope
 # fidelity, the same with unsimplified fixed-rate curves for comparison), then the

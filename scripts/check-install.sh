@@ -14,9 +14,9 @@ ok() { echo "check-install: $*"; }
 make -s install PREFIX="$prefix" >/dev/null
 (cd "$work" && env -i PATH=/usr/bin:/bin "$prefix/bin/tactus" convert "$OLDPWD/Corpus/clean/punch.wav" -o out -q)
 test -s "$work/out/punch.ahap" && ok "installed tactus converts a sound from another folder"
-(cd "$work" && env -i PATH=/usr/bin:/bin "$prefix/bin/tactus" presets show impacts) \
+(cd "$work" && env -i PATH="$prefix/bin:/usr/bin:/bin" tactus presets show impacts) \
     | grep -q "chain: $prefix/share/tactus/Presets/impacts.json"
-ok "the installed presets are found (share/tactus/Presets)"
+ok "the installed presets are found (share/tactus/Presets), run through PATH"
 if ldd "$prefix/bin/tactus" | grep -qi swift; then echo "check-install: the binary links Swift libraries" >&2; exit 1; fi
 ok "the binary needs no Swift library (ldd)"
 page="$(MANWIDTH=100 man -l "$prefix/share/man/man1/tactus.1" 2>/dev/null || groff -man -Tutf8 "$prefix/share/man/man1/tactus.1")"

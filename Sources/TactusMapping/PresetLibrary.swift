@@ -25,7 +25,10 @@ public struct PresetLibrary {
     /// `Presets` folder beside or above the running executable (the repository layout) or in
     /// `share/tactus/Presets` of its install prefix; when none of them holds presets, the
     /// copies compiled into the tool.
-    public static func standard(executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? "."))
+    /// - Parameter executable: the running tool; by default the file the process runs (not
+    ///   its name on the command line, which is relative when it was found through `PATH`).
+    public static func standard(executable: URL = Bundle.main.executableURL
+                                    ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "."))
         -> PresetLibrary {
         var dirs: [URL] = []
         if let env = ProcessInfo.processInfo.environment["TACTUS_PRESETS"] {
