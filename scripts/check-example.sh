@@ -1,12 +1,13 @@
 #!/bin/sh
 # Builds and runs Examples/SoundHaptics (run by .ci/run): TactusPlugin must bundle a valid AHAP
-# for every sound; touching one sound must reconvert only that sound; a sound that is not
-# audio must fail the build with a one-line reason naming it.
+# for every sound; touching one sound must reconvert only that sound; a harmony finding must
+# show as a build warning; a sound that is not audio must fail the build with a one-line
+# reason naming it.
 set -eu
 cd "$(dirname "$0")/../Examples/SoundHaptics"
 sounds=Sources/SoundHaptics/Sounds
 ok() { echo "check-example: $*"; }
-trap 'rm -f "$sounds/broken.wav"' EXIT
+trap 'rm -f "$sounds/broken.wav" "$sounds/tom_roll.wav" build.log' EXIT
 
 swift build >/dev/null
 out="$(swift run SoundHaptics 2>/dev/null)"
@@ -17,6 +18,12 @@ touch "$sounds/tap.wav"
 converted="$(swift build -v 2>&1 | grep -E 'tactus-tool convert ' || true)"
 test "$(echo "$converted" | grep -c .)" -eq 1 && echo "$converted" | grep -q "tap.wav" \
     && ok "touching tap.wav reconverts tap.wav only"
+
+cp ../../Corpus/rolls/tom_roll.wav "$sounds/"
+swift build > build.log 2>&1
+grep -q "tom_roll.wav: warning: transient at .* has no audible attack" build.log \
+    && ok "a harmony finding is a build warning: $(grep -m1 'tom_roll.wav: warning' build.log | sed 's|.*/||')"
+rm -f "$sounds/tom_roll.wav"
 
 printf 'not audio' > "$sounds/broken.wav"
 if swift build > build.log 2>&1; then echo "check-example: a broken sound did not fail the build" >&2; exit 1; fi

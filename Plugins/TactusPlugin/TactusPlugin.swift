@@ -9,7 +9,9 @@ import PackagePlugin
 /// paired audio), so the build system reconverts exactly the sounds that changed, or whose
 /// folder settings changed. The nearest `tactus.json` (`{"preset": "impacts", "set":
 /// {"peaks.delta": 4}}`, nearest wins value by value, as in `tactus batch`) chooses the preset.
-/// A sound Tactus cannot convert fails the build with its one-line reason.
+/// A sound Tactus cannot convert fails the build with its one-line reason; a harmony finding
+/// (haptics outlasting the sound, a transient where nothing is heard) is printed as a
+/// `<sound>: warning: …` line.
 ///
 /// Outputs are flat in the plugin's work folder, so two sounds with the same name in
 /// different folders of one target collide; rename one.
@@ -33,7 +35,8 @@ struct TactusPlugin: BuildToolPlugin {
                 return .buildCommand(
                     displayName: "Tactus: haptics for \(file.path.lastComponent)",
                     executable: tactus,
-                    arguments: ["convert", file.path.string, "-o", output.string, "--quiet"] + settings.arguments,
+                    arguments: ["convert", file.path.string, "-o", output.string, "--quiet", "--check-harmony"]
+                        + settings.arguments,
                     inputFiles: [file.path] + settings.files,
                     outputFiles: [output.appending(subpath: file.path.stem + ".ahap"), output.appending(subpath: paired)])
             }

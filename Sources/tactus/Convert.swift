@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tactus
+import TactusAHAP
 import TactusCore
 
 struct Convert: ParsableCommand {
@@ -20,12 +21,22 @@ struct Convert: ParsableCommand {
     @OptionGroup var options: PerFileOptions
     @OptionGroup var formatOptions: FormatOptions
 
+    @Flag(name: .customLong("check-harmony"), help: ArgumentHelp(
+        "After writing, check each AHAP against its sound (as validate --audio does) and print every finding as `<input>: warning: <message>` (the form build tools show as warnings)."))
+    var checkHarmony = false
+
     func run() throws {
         let log = CommittedFiles()
         let (converter, files) = try options.prepare(formats: try formatOptions.resolve(), log: log)
         try files.forEach(flushing: log) { url in
             let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
                                                protectedPaths: files.protectedPaths)
+            if checkHarmony, let ahap = result.output(AHAPFormat.id) {
+                let document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes))
+                for finding in HarmonyCheck.check(document, audio: try ReferenceEnvelope.measure(url)) {
+                    FileHandle.standardError.write(Data("\(url.path): warning: \(finding.message)\n".utf8))
+                }
+            }
             if !options.quiet {
                 let t = result.track
                 print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(t.transients.count) transients, "
