@@ -28,13 +28,6 @@ public enum OutputFormats {
 
     public static func named(_ id: String) -> (any HapticFormat.Type)? { registry.named(id) }
 
-    /// The format whose files end in `fileName`'s extension, if it can read them.
-    public static func reader(for fileName: String) -> (any HapticReadableFormat.Type)? {
-        let lowered = fileName.lowercased()
-        return all.compactMap { $0 as? any HapticReadableFormat.Type }
-            .first { lowered.hasSuffix("." + $0.fileExtension) }
-    }
-
     /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or
     /// `["ahap,haptic"]`), in the order given, without repeats.
     /// - Throws: `FormatSelectionError` for an unknown id, with the known ones.
