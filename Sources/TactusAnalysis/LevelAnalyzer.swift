@@ -70,24 +70,8 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
         let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
         let lowEnd = min(hi, max(lo, Int((weightBelowHz / frame.binHz).rounded(.down)) + 1))
         let p = frame.power
-        // Eight lanes of (index × power) and power, so the loop vectorises; the few bins
-        // below `weightBelowHz` are summed on their own.
-        var weightedLanes = SIMD8<Float>(repeating: 0), totalLanes = SIMD8<Float>(repeating: 0)
-        var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
-        var k = lo
-        while k + 8 <= hi {
-            let v = UnsafeRawPointer(p.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
-            weightedLanes += index * v
-            totalLanes += v
-            index += 8
-            k += 8
-        }
-        var weightedSum = weightedLanes.sum(), total = totalLanes.sum(), low: Float = 0
-        while k < hi {
-            weightedSum += Float(k) * p[k]
-            total += p[k]
-            k += 1
-        }
+        let (weightedSum, total) = indexWeightedSums(p, from: lo, to: hi)
+        var low: Float = 0
         for k in lo..<lowEnd { low += p[k] }
         guard total > 1e-12, weightedSum > 0 else { return 0 }
         return log2(weightedSum / total * Float(frame.binHz)) - weightPenaltyOctaves * low / total
@@ -96,28 +80,33 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     /// Centroid of one frame's magnitudes between `minHz` and `maxHz`; 0 when the band is empty.
     public static func centroid(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
         let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
-        let m = frame.magnitude
-        // Eight lanes of (index × magnitude) and magnitude, so the loop vectorises.
-        var weightedLanes = SIMD8<Float>(repeating: 0), totalLanes = SIMD8<Float>(repeating: 0)
-        var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
-        var k = lo
-        while k + 8 <= hi {
-            let v = UnsafeRawPointer(m.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
-            weightedLanes += index * v
-            totalLanes += v
-            index += 8
-            k += 8
-        }
-        var weighted = weightedLanes.sum(), total = totalLanes.sum()
-        while k < hi {
-            weighted += Float(k) * m[k]
-            total += m[k]
-            k += 1
-        }
+        let (weighted, total) = indexWeightedSums(frame.magnitude, from: lo, to: hi)
         return total > 1e-9 ? weighted / total * Float(frame.binHz) : 0
     }
 
     public var outputs: [String: [Float]] { [Self.output: centroids, Self.weightedOutput: weighted] }
+}
+
+/// Σ k·x[k] and Σ x[k] over `from..<to`, in eight fixed lanes (vectorised, and the same sums
+/// on every run): the moments a centroid is made of, with `k` the bin index.
+@inline(__always) func indexWeightedSums(_ x: UnsafeBufferPointer<Float>, from lo: Int, to hi: Int) -> (Float, Float) {
+    var weightedLanes = SIMD8<Float>(repeating: 0), totalLanes = SIMD8<Float>(repeating: 0)
+    var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
+    var k = lo
+    while k + 8 <= hi {
+        let v = UnsafeRawPointer(x.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
+        weightedLanes += index * v
+        totalLanes += v
+        index += 8
+        k += 8
+    }
+    var weighted = weightedLanes.sum(), total = totalLanes.sum()
+    while k < hi {
+        weighted += Float(k) * x[k]
+        total += x[k]
+        k += 1
+    }
+    return (weighted, total)
 }
 
 extension SpectralFrame {
