@@ -47,7 +47,7 @@ public struct BatchManifest: Equatable, Sendable {
     }
 
     /// The manifest a JSON value holds, or nil if it is not one of this schema.
-    init?(_ json: JSONValue) {
+    public init?(_ json: JSONValue) {
         guard json["schemaVersion"]?.number == Double(Self.currentSchema), case .object(let members)? = json["files"] else {
             return nil
         }
