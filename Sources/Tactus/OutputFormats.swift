@@ -1,6 +1,7 @@
 import Foundation
 import TactusAHAP
 import TactusCore
+import TactusHaptic
 
 /// The registry of output formats `--format` and presets can select by id: a static table of
 /// the built-in ones plus any a library user registers (no dynamic loading).
@@ -9,6 +10,7 @@ public enum OutputFormats {
     private static let registry = PartRegistry<any HapticFormat.Type>(
         builtIn: [
             AHAPFormat.self,
+            HapticFileFormat.self,
         ],
         id: { $0.id })
 

@@ -1,0 +1,125 @@
+import Foundation
+import TactusCore
+
+/// Meta / Lofelt `.haptic` (version 1 JSON) as an output format: one continuous amplitude and
+/// frequency envelope, with each transient as an `emphasis` on an amplitude breakpoint.
+///
+/// Mapping, with the law Meta's converter uses between the two formats (AHAP intensity is the
+/// square root of `.haptic` amplitude; sharpness and frequency are the same number):
+/// - amplitude = intensity², at every point of each continuous region's intensity curve, 0
+///   between regions (a 0 breakpoint at each region's start and end: equal consecutive times
+///   make the steps, as Lofelt Studio's own exports do);
+/// - frequency = sharpness, at every point of each region's sharpness curve (times clamped to
+///   the amplitude envelope's span, as Meta's Strict reader requires);
+/// - a transient becomes a breakpoint at its time carrying `emphasis` {amplitude: intensity²,
+///   frequency: sharpness}; its own amplitude is the continuous envelope there, lowered to the
+///   emphasis if above it (a reader refuses an emphasis below its breakpoint).
+/// What is lost: AHAP's separate curves (they become one envelope), the paired audio (a
+/// `.haptic` carries none), and the continuous body under a transient louder than it.
+///
+/// Written to what both readers accept: `version.major` 1, at least two amplitude breakpoints
+/// spanning more than zero time, every value in 0…1, times non-decreasing, every frequency
+/// breakpoint within the amplitude envelope's span. Numbers as `JSONText.fixed` writes them.
+public struct HapticFileFormat: HapticFormat {
+    public static let id = "haptic"
+    public static let fileExtension = "haptic"
+    public static let summary = "Meta/Lofelt .haptic (v1 JSON) for the Meta Haptics SDK and Nice Vibrations (iOS, Android, consoles, Quest)."
+    public static let parameters: [ParameterDescriptor] = []
+
+    /// Decimals of times (10 µs) and of values.
+    static let timeDigits = 5, valueDigits = 4
+
+    public init(parameters: ParameterSet) {}
+
+    public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
+        let (amplitude, frequency) = try Self.envelopes(track)
+        var out = "{\n  \"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0},\n  \"metadata\": {"
+        out += context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
+        out += context.metadata.isEmpty ? "},\n" : "\n  },\n"
+        out += "  \"signals\": {\n    \"continuous\": {\n      \"envelopes\": {\n        \"amplitude\": [\n"
+        try emit(out)
+        try emit(amplitude.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ],\n        \"frequency\": [\n")
+        try emit(frequency.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ]\n      }\n    }\n  }\n}\n")
+    }
+
+    /// One breakpoint of an envelope, with the emphasis of a transient on amplitude breakpoints.
+    struct Breakpoint: Equatable {
+        var time: Double
+        var value: Double
+        var emphasis: (amplitude: Double, frequency: Double)?
+        var key = "amplitude"
+
+        static func == (a: Breakpoint, b: Breakpoint) -> Bool {
+            a.time == b.time && a.value == b.value && a.key == b.key
+                && a.emphasis?.amplitude == b.emphasis?.amplitude && a.emphasis?.frequency == b.emphasis?.frequency
+        }
+
+        var json: String {
+            var text = "{\"time\": \(JSONText.fixed(time, digits: HapticFileFormat.timeDigits)), "
+                + "\"\(key)\": \(JSONText.fixed(value, digits: HapticFileFormat.valueDigits))"
+            if let emphasis {
+                text += ", \"emphasis\": {\"amplitude\": \(JSONText.fixed(emphasis.amplitude, digits: HapticFileFormat.valueDigits)), "
+                    + "\"frequency\": \(JSONText.fixed(emphasis.frequency, digits: HapticFileFormat.valueDigits))}"
+            }
+            return text + "}"
+        }
+    }
+
+    /// The amplitude and frequency envelopes of a track, sorted by time.
+    /// - Throws: `FormatWriteError` for a non-finite number.
+    static func envelopes(_ track: HapticTrack) throws -> (amplitude: [Breakpoint], frequency: [Breakpoint]) {
+        func unit(_ x: Double) -> Double { min(1, max(0, x)) }
+        func finite(_ values: [Double], _ place: String) throws {
+            guard values.allSatisfy(\.isFinite) else { throw FormatWriteError("non-finite number in \(place)") }
+        }
+        try finite([track.duration] + track.transients.flatMap { [$0.time, $0.intensity, $0.sharpness] }, "transients")
+        for region in track.regions {
+            try finite([region.start, region.end] + (region.intensity + region.sharpness).flatMap { [$0.time, $0.value] }, "regions")
+        }
+        // The continuous amplitude as breakpoints: 0 outside regions, intensity² inside.
+        var amplitude: [Breakpoint] = [Breakpoint(time: 0, value: 0)]
+        var frequency: [Breakpoint] = []
+        for region in track.regions.sorted(by: { $0.start < $1.start }) {
+            let points = region.intensity.filter { $0.time >= region.start && $0.time <= region.end }
+            guard !points.isEmpty else { continue }
+            // Steps in and out of the region: 0 up to its start, 0 again from its end.
+            amplitude.append(Breakpoint(time: region.start, value: 0))
+            amplitude += points.map { Breakpoint(time: $0.time, value: unit($0.value) * unit($0.value)) }
+            amplitude.append(Breakpoint(time: region.end, value: 0))
+            frequency += region.sharpness.map { Breakpoint(time: $0.time, value: unit($0.value), key: "frequency") }
+        }
+        // Transients: an emphasised breakpoint at each, on the envelope as it is there.
+        let continuous = amplitude
+        for transient in track.transients {
+            let strength = unit(transient.intensity) * unit(transient.intensity)
+            let under = min(strength, value(of: continuous, at: transient.time))
+            amplitude.append(Breakpoint(time: max(0, transient.time), value: under,
+                                        emphasis: (strength, unit(transient.sharpness))))
+        }
+        amplitude.sort { ($0.time, $0.emphasis == nil ? 0 : 1) < ($1.time, $1.emphasis == nil ? 0 : 1) }
+        // At least two breakpoints spanning more than zero time, to the end of the sound.
+        let end = max(amplitude.last!.time, track.duration, 0.001)
+        if amplitude.last!.time < end { amplitude.append(Breakpoint(time: end, value: 0)) }
+        let span = amplitude.first!.time...amplitude.last!.time
+        frequency = frequency.filter { span.contains($0.time) }.sorted { $0.time < $1.time }
+        if frequency.isEmpty {
+            frequency = [Breakpoint(time: span.lowerBound, value: 0.5, key: "frequency")]
+        }
+        return (amplitude, frequency)
+    }
+
+    /// The piecewise-linear envelope's value at `time` (its last value after its end).
+    static func value(of envelope: [Breakpoint], at time: Double) -> Double {
+        let after = envelope.partitioningIndex { $0.time > time }
+        if after == 0 { return envelope.first?.value ?? 0 }
+        if after == envelope.count { return envelope[after - 1].value }
+        let a = envelope[after - 1], b = envelope[after]
+        return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
+    }
+}
+
+/// A track a format cannot express, with where.
+public struct FormatWriteError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
