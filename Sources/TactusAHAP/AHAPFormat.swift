@@ -1,9 +1,10 @@
 import Foundation
 import TactusCore
 
-/// Core Haptics' AHAP as an output format: `AHAPWriter` lays the track out, `AHAPEncoder`
-/// writes the text. The paired audio becomes the `AudioCustom` event.
-public struct AHAPFormat: HapticFormat {
+/// Core Haptics' AHAP as a format: `AHAPWriter` lays the track out, `AHAPEncoder` writes the
+/// text, and the paired audio becomes the `AudioCustom` event. Files from any tool are read
+/// through `AHAPImport` (what they play) and checked by `AHAPValidator`.
+public struct AHAPFormat: HapticReadableFormat {
     public static let id = "ahap"
     public static let fileExtension = "ahap"
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
@@ -24,5 +25,18 @@ public struct AHAPFormat: HapticFormat {
                                          useVolumeEnvelope: context.pairedAudio?.useVolumeEnvelope ?? false,
                                          metadata: context.metadata, rampDuration: rampDuration)
         try AHAPEncoder().write(try AHAPWriter(options: options).document(for: track), to: emit)
+    }
+
+    public func read(_ data: Data) throws -> ImportedHaptics {
+        let (report, document) = AHAPValidator(baseDirectory: nil).inspect(data)
+        guard let document else {
+            let error = report.diagnostics.first { $0.severity == .error }
+            throw FormatReadError(location: error?.location ?? "", message: error?.message ?? "not an AHAP pattern")
+        }
+        return AHAPImport.imported(from: document)
+    }
+
+    public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
+        AHAPValidator(baseDirectory: baseDirectory).validate(data).diagnostics.map(\.formatDiagnostic)
     }
 }

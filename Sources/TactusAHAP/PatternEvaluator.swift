@@ -179,6 +179,35 @@ public struct PatternEvaluator: Sendable {
         return active
     }
 
+    /// The spans where at least one `HapticContinuous` event plays, merged where they
+    /// overlap or touch, in time order.
+    public var continuousSpans: [ClosedRange<Double>] {
+        var spans: [ClosedRange<Double>] = []
+        for event in continuous {
+            if let last = spans.last, event.start <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound...max(last.upperBound, event.end)
+            } else {
+                spans.append(event.start...event.end)
+            }
+        }
+        return spans
+    }
+
+    /// Every instant at which what the continuous events play may bend or step: their
+    /// starts and ends and the knots of every haptic control source, sorted, without
+    /// repeats. Between two consecutive instants the felt continuous intensity and sharpness
+    /// are linear, so sampling at these instants (and just before each) captures them exactly.
+    public var continuousBreakpoints: [Double] {
+        var times = continuous.flatMap { [$0.start, $0.end] }
+        for id in [AHAPParameterID.hapticIntensityControl, AHAPParameterID.hapticSharpnessControl] {
+            for source in sources[id] ?? [] {
+                times.append(source.start)
+                times += source.shape.knots.map(\.time)
+            }
+        }
+        return Array(Set(times.filter(\.isFinite))).sorted()
+    }
+
     /// Continuous haptic intensity felt at `t` (0 when no continuous event plays).
     public func continuousIntensity(at t: Double) -> Double {
         let active = activeContinuous(at: t)

@@ -65,3 +65,16 @@ public struct HapticTrack: Equatable, Sendable {
         self.regions = regions
     }
 }
+
+extension HapticTrack {
+    /// The value at `time` of the piecewise-linear curve through `points` (sorted by time; two
+    /// points at one time make a step, the later one holding from that instant): the first
+    /// value before the first point, the last after the last, 0 without points.
+    public static func value(of points: [Point], at time: Double) -> Double {
+        let after = points.partitioningIndex { $0.time > time }
+        if after == 0 { return points.first?.value ?? 0 }
+        if after == points.count { return points[after - 1].value }
+        let (a, b) = (points[after - 1], points[after])
+        return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
+    }
+}

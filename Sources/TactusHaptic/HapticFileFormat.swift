@@ -20,7 +20,7 @@ import TactusCore
 /// Written to what both readers accept: `version.major` 1, at least two amplitude breakpoints
 /// spanning more than zero time, every value in 0…1, times non-decreasing, every frequency
 /// breakpoint within the amplitude envelope's span. Numbers as `JSONText.fixed` writes them.
-public struct HapticFileFormat: HapticFormat {
+public struct HapticFileFormat: HapticReadableFormat {
     public static let id = "haptic"
     public static let fileExtension = "haptic"
     public static let summary = "Meta/Lofelt .haptic (v1 JSON) for the Meta Haptics SDK and Nice Vibrations (iOS, Android, consoles, Quest)."
@@ -31,15 +31,41 @@ public struct HapticFileFormat: HapticFormat {
 
     public init(parameters: ParameterSet) {}
 
+    /// Reads a file as Meta's reader in LegacyCompatibility mode does (see `HapticFileReader`),
+    /// into what it plays (see `HapticFileImport`).
+    public func read(_ data: Data) throws -> ImportedHaptics {
+        let (document, diagnostics) = HapticFileReader.inspect(data)
+        if let error = diagnostics.first(where: { $0.severity == .error }) {
+            throw FormatReadError(location: error.location, message: error.message)
+        }
+        guard let document else { throw FormatReadError(location: "", message: "not a .haptic file") }
+        return ImportedHaptics(track: HapticFileImport.track(from: document), metadata: document.metadata,
+                               warnings: diagnostics)
+    }
+
+    /// Every problem Meta's and Lofelt's readers would raise (see `HapticFileReader`); a
+    /// `.haptic` names no other files, so `baseDirectory` is not used.
+    public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
+        HapticFileReader.inspect(data).1
+    }
+
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
         let (amplitude, frequency) = try Self.envelopes(track)
         var out = "{\n  \"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0},\n  \"metadata\": {"
-        out += context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
+        out += context.metadata.map { "\n    \(JSONText.quote($0.key)): \(Self.metadataValue($0))" }.joined(separator: ",")
         out += context.metadata.isEmpty ? "},\n" : "\n  },\n"
         out += "  \"signals\": {\n    \"continuous\": {\n      \"envelopes\": {\n        \"amplitude\": [\n"
         try emit(out)
         try emit(amplitude.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ],\n        \"frequency\": [\n")
         try emit(frequency.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ]\n      }\n    }\n  }\n}\n")
+    }
+
+    /// A metadata value as the readers type it: `tags` is an array of strings (read back from
+    /// the comma-separated form `HapticFileReader` gives it), every other key a string.
+    static func metadataValue(_ entry: MetadataEntry) -> String {
+        guard entry.key == "tags" else { return JSONText.quote(entry.value) }
+        let tags = entry.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return "[" + tags.map { JSONText.quote($0) }.joined(separator: ", ") + "]"
     }
 
     /// One breakpoint of an envelope, with the emphasis of a transient on amplitude breakpoints.
@@ -84,15 +110,16 @@ public struct HapticFileFormat: HapticFormat {
             guard !points.isEmpty else { continue }
             // Steps in and out of the region: 0 up to its start, 0 again from its end.
             amplitude.append(Breakpoint(time: region.start, value: 0))
-            amplitude += points.map { Breakpoint(time: $0.time, value: unit($0.value) * unit($0.value)) }
+            amplitude += SquareLaw.amplitudes(fromIntensities: points.map { ($0.time, unit($0.value)) })
+                .map { Breakpoint(time: $0.time, value: $0.value) }
             amplitude.append(Breakpoint(time: region.end, value: 0))
             frequency += region.sharpness.map { Breakpoint(time: $0.time, value: unit($0.value), key: "frequency") }
         }
         // Transients: an emphasised breakpoint at each, on the envelope as it is there.
-        let continuous = amplitude
+        let continuous = amplitude.map { HapticTrack.Point(time: $0.time, value: $0.value) }
         for transient in track.transients {
             let strength = unit(transient.intensity) * unit(transient.intensity)
-            let under = min(strength, value(of: continuous, at: transient.time))
+            let under = min(strength, HapticTrack.value(of: continuous, at: transient.time))
             amplitude.append(Breakpoint(time: max(0, transient.time), value: under,
                                         emphasis: (strength, unit(transient.sharpness))))
         }
@@ -107,19 +134,4 @@ public struct HapticFileFormat: HapticFormat {
         }
         return (amplitude, frequency)
     }
-
-    /// The piecewise-linear envelope's value at `time` (its last value after its end).
-    static func value(of envelope: [Breakpoint], at time: Double) -> Double {
-        let after = envelope.partitioningIndex { $0.time > time }
-        if after == 0 { return envelope.first?.value ?? 0 }
-        if after == envelope.count { return envelope[after - 1].value }
-        let a = envelope[after - 1], b = envelope[after]
-        return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
-    }
-}
-
-/// A track a format cannot express, with where.
-public struct FormatWriteError: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }
