@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TactusCore", targets: ["TactusCore"]),
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
         .library(name: "TactusHaptic", targets: ["TactusHaptic"]),
+        .library(name: "TactusAndroid", targets: ["TactusAndroid"]),
         .library(name: "TactusPreview", targets: ["TactusPreview"]),
         .executable(name: "tactus", targets: ["tactus"]),
         // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
@@ -34,8 +35,10 @@ let package = Package(
         .target(name: "TactusCore", exclude: ["LICENSE"]),
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
         .target(name: "TactusAHAP", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
-        // Foundation-only: Meta/Lofelt .haptic as an output format.
+        // Foundation-only: Meta/Lofelt .haptic, written, read and checked.
         .target(name: "TactusHaptic", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        // Foundation-only: Android's VibrationEffect forms in one JSON file.
+        .target(name: "TactusAndroid", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
         // STFT on FFTW, analyzers, peak picking.
@@ -43,7 +46,7 @@ let package = Package(
         // Presets and the mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
+        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio"]),
         .executableTarget(name: "tactus", dependencies: [
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
     ]
 )

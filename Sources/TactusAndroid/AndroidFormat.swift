@@ -1,0 +1,83 @@
+import Foundation
+import TactusCore
+
+/// Android haptics as one JSON file per sound (`<stem>.android.json`, specified in
+/// `Integrations/Android/FORMAT.md`) holding the same haptics in every form Android plays, so
+/// an app picks the best its device supports (`TactusHaptics.java` does):
+/// - `waveform`: `VibrationEffect.createWaveform(timings, amplitudes, -1)`, amplitude 255 ×
+///   intensity² (the √ law between amplitude and felt intensity, as for `.haptic`), continuous
+///   haptics held on a `stepMs` grid, each transient a `transientMs` pulse at its intensity;
+/// - `onOff`: the same, on where the amplitude reaches `onOffIntensity`, for devices without
+///   amplitude control (`createWaveform(timings, -1)`);
+/// - `composition`: each transient as a primitive (THUD/LOW_TICK below sharpness 0.5, CLICK/TICK
+///   from it; the light ones below intensity 0.4; scale = intensity), slow swells opened by
+///   SLOW_RISE, primitives at least `primitiveGapMs` apart; `complete` says whether that is
+///   the whole pattern;
+/// - `envelope`: an Android 16 `BasicEnvelopeBuilder` envelope of the continuous intensity and
+///   sharpness, each transient a rise to its peak within `envelopeMinMs`.
+/// What is lost: on the waveform, sharpness (Android amplitudes carry none) and timing finer
+/// than 1 ms; in the composition, the continuous body; in the envelope, detail finer than
+/// `envelopeMinMs`, and transients peak `envelopeMinMs / 2` after their onset.
+public struct AndroidFormat: HapticFormat {
+    public static let id = "android"
+    public static let fileExtension = "android.json"
+    public static let summary = "Android: VibrationEffect waveform, on/off fallback, primitive composition and Android 16 envelope in one JSON file (with a Java player in Integrations/Android)."
+    public static let stepMs = ParameterDescriptor.number("stepMs", 1...100, default: 10, unit: "ms",
+                help: "Time grid of the waveform's continuous part.")
+    public static let transientMs = ParameterDescriptor.number("transientMs", 1...100, default: 20, unit: "ms",
+                help: "Length of a transient's pulse in the waveform.")
+    public static let onOffIntensity = ParameterDescriptor.number("onOffIntensity", 0...1, default: 0.3,
+                help: "Felt intensity from which the on/off fallback vibrates.")
+    public static let primitiveGapMs = ParameterDescriptor.number("primitiveGapMs", 0...1000, default: 50, unit: "ms",
+                help: "Shortest time between two primitives of the composition (later ones are dropped).")
+    public static let envelopeMinMs = ParameterDescriptor.number("envelopeMinMs", 20...1000, default: 20, unit: "ms",
+                help: "Shortest control-point duration of the envelope (20 ms: what every envelope-capable device supports).")
+    public static let parameters = [stepMs, transientMs, onOffIntensity, primitiveGapMs, envelopeMinMs]
+
+    /// Longest envelope control-point duration every envelope-capable device supports, ms.
+    static let envelopeMaxMs = 1000
+
+    let settings: (step: Int, transient: Int, onOff: Double, gap: Int, envelopeMin: Int)
+
+    public init(parameters: ParameterSet) {
+        settings = (Int(parameters.number(Self.stepMs)), Int(parameters.number(Self.transientMs)),
+                    parameters.number(Self.onOffIntensity), Int(parameters.number(Self.primitiveGapMs)),
+                    Int(parameters.number(Self.envelopeMinMs)))
+    }
+
+    public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
+        let numbers = [track.duration] + track.transients.flatMap { [$0.time, $0.intensity, $0.sharpness] }
+            + track.regions.flatMap { [$0.start, $0.end] + ($0.intensity + $0.sharpness).flatMap { [$0.time, $0.value] } }
+        guard numbers.allSatisfy({ $0.isFinite && abs($0) < Self.maxSeconds }) else {
+            throw FormatWriteError("non-finite or out-of-range number in the track")
+        }
+        let end = ([track.duration] + track.transients.map(\.time) + track.regions.map(\.end)).max() ?? 0
+        let durationMs = max(0, Int((end * 1000).rounded(.up)) + settings.transient)
+        let levels = AndroidWaveform.levels(track, durationMs: durationMs, stepMs: settings.step, transientMs: settings.transient)
+        let waveform = AndroidWaveform(levels: levels)
+        let onOff = AndroidOnOff(levels: levels, threshold: max(1, AndroidWaveform.amplitude(settings.onOff)))
+        let composition = AndroidComposition(track, minGapMs: settings.gap)
+        let envelope = AndroidEnvelope(track, minMs: settings.envelopeMin, maxMs: Self.envelopeMaxMs)
+
+        func number(_ x: Double) -> String { JSONText.fixed(x, digits: 3) }
+        func integers(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ", ") + "]" }
+        try emit("{\n  \"format\": \"tactus-android\",\n  \"version\": 1,\n  \"metadata\": {"
+                 + context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
+                 + (context.metadata.isEmpty ? "},\n" : "\n  },\n")
+                 + "  \"durationMs\": \(durationMs),\n")
+        try emit("  \"waveform\": {\n    \"timings\": \(integers(waveform.timings)),\n"
+                 + "    \"amplitudes\": \(integers(waveform.amplitudes))\n  },\n")
+        try emit("  \"onOff\": {\n    \"timings\": \(integers(onOff.timings))\n  },\n")
+        try emit("  \"composition\": {\n    \"complete\": \(composition.complete),\n    \"primitives\": ["
+                 + composition.primitives.map {
+                     "\n      {\"primitive\": \"\($0.name)\", \"scale\": \(number($0.scale)), \"startMs\": \($0.startMs)}"
+                 }.joined(separator: ",") + (composition.primitives.isEmpty ? "]\n  },\n" : "\n    ]\n  },\n"))
+        try emit("  \"envelope\": {\n    \"initialSharpness\": \(number(envelope.initialSharpness)),\n    \"controlPoints\": ["
+                 + envelope.controlPoints.map {
+                     "\n      {\"intensity\": \(number($0.intensity)), \"sharpness\": \(number($0.sharpness)), \"durationMs\": \($0.durationMs)}"
+                 }.joined(separator: ",") + "\n    ]\n  }\n}\n")
+    }
+
+    /// Longest track written, in seconds (a day: the per-millisecond waveform stays bounded).
+    static let maxSeconds = 86_400.0
+}
