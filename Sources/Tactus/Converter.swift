@@ -21,8 +21,12 @@ public struct ConversionResult {
     public var outputs: [FormatOutput]
     /// The audio the haptics play with (nil when pairing is off).
     public var audio: URL?
-    public var audioFormat: AudioFormat
+    /// The source's audio format; nil for a translated haptic file.
+    public var audioFormat: AudioFormat?
     public var track: HapticTrack
+    /// What a translation could not carry over or found doubtful in the source (empty for
+    /// audio conversions).
+    public var warnings: [FormatDiagnostic] = []
 
     /// The file written in the format with this id, if that format was selected.
     public func output(_ formatID: String) -> URL? {
@@ -31,7 +35,8 @@ public struct ConversionResult {
 }
 
 /// Decodes, analyses, maps and writes one file at a time with one resolved preset, in every
-/// selected format from the one analysis.
+/// selected format from the one analysis; haptic files in a readable format (`.ahap`,
+/// `.haptic`) are translated instead: read into the format-free track and written again.
 ///
 /// One streaming pass: each decoded block is mixed down for analysis and, when the source
 /// must be transcoded for Apple platforms, written to the paired WAV at the same time, so
@@ -67,10 +72,12 @@ public struct Converter {
     }
 
     /// Converts `input` into `<outputDirectory>/<stem>.<extension>` for every format, plus its
-    /// paired audio.
+    /// paired audio. An input in a readable haptic format (`HapticFormats.reader(for:)`) is
+    /// translated: what it plays is read and written in every format, its paired audio (if it
+    /// names one that exists) referenced in place or copied beside the outputs.
     ///
     /// - Parameters:
-    ///   - input: the audio file, opened read-only.
+    ///   - input: the audio or haptic file, opened read-only.
     ///   - outputDirectory: where to write; nil writes beside the input.
     ///   - stem: base name of the outputs (default: the input's name without extension);
     ///     `OutputNaming` gives same-stem sources distinct stems.
@@ -80,8 +87,12 @@ public struct Converter {
                         protectedPaths: Set<String> = []) throws -> ConversionResult {
 
         do {
-            return try run(input, outputDirectory ?? input.deletingLastPathComponent(),
-                           stem ?? input.deletingPathExtension().lastPathComponent, protectedPaths)
+            let directory = outputDirectory ?? input.deletingLastPathComponent()
+            let stem = stem ?? input.deletingPathExtension().lastPathComponent
+            if let reader = HapticFormats.reader(for: input) {
+                return try translate(input, reader, directory, stem, protectedPaths)
+            }
+            return try run(input, directory, stem, protectedPaths)
         } catch {
             throw FileError(file: input, error)
         }
@@ -100,13 +111,8 @@ public struct Converter {
         let output = preset.parameters(OutputSettings.id)
         let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
                                           enabled: output.flag(OutputSettings.pairAudio))
-        for target in hapticURLs + [pairing.destination].compactMap({ $0 }) {
-            let targetPath = folder + "/" + target.lastPathComponent
-            if protectedPaths.contains(targetPath) || targetPath == inputPath {
-                throw FileError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
-                                hint: "choose another output folder with -o")
-            }
-        }
+        try Self.refuseToOverwriteInputs(hapticURLs + [pairing.destination].compactMap { $0 }, in: folder, input: input,
+                                         inputPath: inputPath, protectedPaths: protectedPaths)
 
         let audioOutput = pairing.destination.map(StagedFile.init)
         defer { audioOutput?.discard() }
@@ -127,22 +133,89 @@ public struct Converter {
                 PairedAudio(fileName: $0, volume: output.number(OutputSettings.audioVolume), useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))
             },
             metadata: provenance.metadata(source: input.lastPathComponent))
-        let hapticOutputs = hapticURLs.map(StagedFile.init)
-        defer { hapticOutputs.forEach { $0.discard() } }
-        var outputs: [FormatOutput] = []
-        for (format, staged) in zip(formats, hapticOutputs) {
-            let bytes = try staged.write { try format.write(track, context: context, to: $0) }
-            outputs.append(FormatOutput(formatID: type(of: format).id, url: staged.destination, bytes: bytes))
+        let outputs = try write(track, context: context, to: hapticURLs) {
+            // Audio first, then the haptics: a haptic file on disk never names audio that is not there.
+            if let audioOutput {
+                try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: besideSource)
+                try audioOutput.commit(recordingIn: log)
+            }
         }
-
-        // Audio first, then the haptics: a haptic file on disk never names audio that is not there.
-        if let audioOutput {
-            try Self.refuseToReplaceForeignAudio(audioOutput, besideSource: besideSource)
-            try audioOutput.commit(recordingIn: log)
-        }
-        for staged in hapticOutputs { try staged.commit(recordingIn: log) }
         return ConversionResult(source: input, outputs: outputs, audio: pairing.playedURL(in: outputDirectory),
                                 audioFormat: reader.format, track: track)
+    }
+
+    /// Reads a haptic file and writes what it plays in every selected format.
+    private func translate(_ input: URL, _ reader: any HapticReadableFormat, _ outputDirectory: URL, _ stem: String,
+                           _ protectedPaths: Set<String>) throws -> ConversionResult {
+        let data = try InputFile.contents(of: input, maxBytes: Self.maxHapticFileBytes)
+        let imported: ImportedHaptics
+        do { imported = try reader.read(data) } catch {
+            throw FileError(file: input.path, reason: "is not a valid \(type(of: reader).fileExtension) file: \(error)",
+                            hint: "check it with tactus validate")
+        }
+        try OutputFolder.prepare(outputDirectory)
+        let inputPath = input.standardizedFileURL.path
+        let folder = outputDirectory.standardizedFileURL.path
+        let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
+        try Self.refuseToOverwriteInputs(hapticURLs, in: folder, input: input, inputPath: inputPath,
+                                         protectedPaths: protectedPaths)
+        var warnings = imported.warnings
+        // The paired sound: referenced where it is when the outputs sit beside the input,
+        // else copied beside them (never replacing a different file of that name).
+        var pairedAudio = imported.pairedAudio
+        var audioCopy: (source: URL, staged: StagedFile)?
+        if let audio = pairedAudio {
+            let source = input.deletingLastPathComponent().appendingPathComponent(audio.fileName)
+            if folder != FilePaths.parent(of: inputPath) {
+                let destination = outputDirectory.appendingPathComponent(source.lastPathComponent)
+                if protectedPaths.contains(destination.standardizedFileURL.path) {
+                    pairedAudio = nil
+                } else {
+                    audioCopy = (source, StagedFile(destination))
+                    pairedAudio?.fileName = destination.lastPathComponent
+                }
+            }
+        }
+        defer { audioCopy?.staged.discard() }
+        if let copy = audioCopy {
+            do { try FileCopy.stream(from: copy.source, to: copy.staged.temporary) } catch {
+                warnings.append(FormatDiagnostic(severity: .warning, kind: "audioNotCopied", location: "",
+                                                 message: "its sound \(copy.source.lastPathComponent) was not copied (\((error as? FileError)?.reason ?? "\(error)")); the outputs play haptics only"))
+                pairedAudio = nil
+                audioCopy = nil
+            }
+        }
+        let metadata = imported.metadata + [MetadataEntry(key: "TranslatedFrom", value: input.lastPathComponent),
+                                            MetadataEntry(key: "TranslatedBy", value: "Tactus \(TactusVersion.current)")]
+        let outputs = try write(imported.track, context: HapticWriteContext(pairedAudio: pairedAudio, metadata: metadata),
+                                to: hapticURLs) {
+            if let copy = audioCopy {
+                try Self.refuseToReplaceForeignAudio(copy.staged, besideSource: true)
+                try copy.staged.commit(recordingIn: log)
+            }
+        }
+        return ConversionResult(source: input, outputs: outputs,
+                                audio: pairedAudio.map { outputDirectory.appendingPathComponent($0.fileName) },
+                                audioFormat: nil, track: imported.track, warnings: warnings)
+    }
+
+    /// Largest haptic file translated, in bytes.
+    static let maxHapticFileBytes = 256 << 20
+
+    /// Writes `track` in every format into staged files, runs `beforeCommit` (which commits
+    /// whatever the haptics name), then commits the haptic files in format order.
+    private func write(_ track: HapticTrack, context: HapticWriteContext, to urls: [URL],
+                       beforeCommit: () throws -> Void) throws -> [FormatOutput] {
+        let staged = urls.map(StagedFile.init)
+        defer { staged.forEach { $0.discard() } }
+        var outputs: [FormatOutput] = []
+        for (format, file) in zip(formats, staged) {
+            let bytes = try file.write { try format.write(track, context: context, to: $0) }
+            outputs.append(FormatOutput(formatID: type(of: format).id, url: file.destination, bytes: bytes))
+        }
+        try beforeCommit()
+        for file in staged { try file.commit(recordingIn: log) }
+        return outputs
     }
 
     /// Streams the file through the analysis (and the paired-audio writer, if any). Files
@@ -165,6 +238,20 @@ public struct Converter {
             throw AudioError(.empty, "holds no decodable audio frames")
         }
         return session.finish()
+    }
+
+    /// Refuses outputs that would replace the input or another input of the run.
+    /// - Parameters:
+    ///   - folder: the output folder's standardized path (the targets' parent).
+    private static func refuseToOverwriteInputs(_ targets: [URL], in folder: String, input: URL, inputPath: String,
+                                                protectedPaths: Set<String>) throws {
+        for target in targets {
+            let targetPath = folder + "/" + target.lastPathComponent
+            if protectedPaths.contains(targetPath) || targetPath == inputPath {
+                throw FileError(file: input.path, reason: "would overwrite the input \(target.lastPathComponent)",
+                                hint: "choose another output folder with -o")
+            }
+        }
     }
 
     /// Beside the sources, an existing audio file with the paired name may be the user's own

@@ -6,17 +6,14 @@ import Glibc
 /// Copies files without holding them in memory.
 public enum FileCopy {
     /// Copies `source` to `destination`, never holding the whole file in memory. The source
-    /// is opened read-only. (Callers stage the copy; its `CommittedFiles` log syncs it.)
+    /// is opened read-only and must be a regular file (`InputFile`). (Callers stage the copy; its `CommittedFiles` log syncs it.)
     ///
     /// On Linux the kernel copies (`sendfile`): the bytes go from page cache to page cache
     /// once, not through a user-space buffer. Elsewhere, in blocks of `chunkSize` bytes.
     /// - Throws: `FileError` naming the source (unreadable) or the destination (cannot be
     ///   created or written), with the POSIX reason.
     public static func stream(from source: URL, to destination: URL, chunkSize: Int = 1 << 20) throws {
-        let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw FileError(file: source.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
-        }
+        let input = try InputFile.openRegular(source)
         defer { close(input) }
         let output = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else {

@@ -31,6 +31,9 @@ public struct ParameterDescriptor: Sendable {
         case integer(ClosedRange<Double>)
         case flag
         case choice([String])
+        /// Free text matching `pattern` (a regular expression over the whole value), checked
+        /// further by the part that reads it (such as a list of format ids).
+        case text(pattern: String)
     }
 
     public let name: String
@@ -58,6 +61,11 @@ public struct ParameterDescriptor: Sendable {
         ParameterDescriptor(name: name, kind: .choice(options), unit: "", defaultValue: .choice(value), help: help)
     }
 
+    public static func text(_ name: String, pattern: String, default value: String,
+                            help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, kind: .text(pattern: pattern), unit: "", defaultValue: .choice(value), help: help)
+    }
+
     /// Checks a value against this descriptor; the message names the value and the allowed range.
     public func check(_ value: ParameterValue) -> String? {
         switch (kind, value) {
@@ -72,6 +80,10 @@ public struct ParameterDescriptor: Sendable {
             guard options.contains(v) else {
                 return "\(value) is not one of \(options.map { "\"\($0)\"" }.joined(separator: ", "))"
             }
+        case (.text(let pattern), .choice(let v)):
+            guard v.range(of: "^(?:\(pattern))$", options: .regularExpression) != nil else {
+                return "\(value) is not \(expectedType)"
+            }
         default:
             return "\(value) has the wrong type (expected \(expectedType))"
         }
@@ -84,6 +96,7 @@ public struct ParameterDescriptor: Sendable {
         case .integer: return "a whole number"
         case .flag: return "true or false"
         case .choice(let options): return "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .text(let pattern): return "text matching \(pattern)"
         }
     }
 

@@ -1,13 +1,15 @@
 import TactusCore
 
-/// How the AHAP and its paired audio are written.
+/// Which haptic formats are written, and how the paired audio is.
 public enum OutputSettings: TunablePart {
     public static let id = "output"
-    public static let summary = "AudioCustom event settings and audio pairing."
+    public static let summary = "Formats written, AudioCustom event settings and audio pairing."
+    public static let formats = ParameterDescriptor.text("formats", pattern: "[a-z0-9.-]+(,[a-z0-9.-]+)*", default: "ahap",
+              help: "Haptic formats written when the command names none (--format), comma-separated ids: ahap, haptic, android, or one a library user registered.")
     public static let pairAudio = ParameterDescriptor.flag("pairAudio", default: true,
               help: "Write an AudioCustom event and the paired audio file, so sound and touch start together.")
     public static let audioVolume = ParameterDescriptor.number("audioVolume", 0...1, default: 1, help: "AudioVolume of the AudioCustom event.")
     public static let useVolumeEnvelope = ParameterDescriptor.flag("useVolumeEnvelope", default: false,
               help: "EventWaveformUseVolumeEnvelope: Core Haptics' fade in/out of the audio. Off by default: a fade softens the very attack the haptics match.")
-    public static let parameters: [ParameterDescriptor] = [pairAudio, audioVolume, useVolumeEnvelope]
+    public static let parameters: [ParameterDescriptor] = [formats, pairAudio, audioVolume, useVolumeEnvelope]
 }

@@ -78,6 +78,8 @@ public enum PresetSchema {
             fields.append(("type", JSONText.quote("boolean")))
         case .choice(let options):
             fields.append(("enum", "[" + options.map(JSONText.quote).joined(separator: ", ") + "]"))
+        case .text(let pattern):
+            fields += [("type", JSONText.quote("string")), ("pattern", JSONText.quote("^(?:\(pattern))$"))]
         }
         fields.append(("default", "\(d.defaultValue)"))
         let unit = d.unit.isEmpty ? "" : " Unit: \(d.unit)."

@@ -25,9 +25,13 @@ public enum PreviewRenderer {
     ///   - stem: base name of the outputs (default: the AHAP's name without extension).
     ///   - protectedPaths: files that must never be replaced (the AHAP and its sound always are).
     ///   - log: where the committed outputs are recorded, to be synced by the caller.
-    public static func render(ahap: URL, into directory: URL, stem: String? = nil,
-                              protectedPaths: Set<String> = [], log: CommittedFiles) throws -> PreviewSummary {
-        let (document, evaluator, audio, outputs, warnings) = try open(ahap, into: directory, stem: stem)
+    ///   - format: the pattern's format: AHAP (the default) or any other readable format, whose
+    ///     file is shown as the AHAP Tactus would write from it (haptics only: other formats
+    ///     carry no sound).
+    public static func render(ahap: URL, format: any HapticReadableFormat = AHAPFormat(), into directory: URL,
+                              stem: String? = nil, protectedPaths: Set<String> = [],
+                              log: CommittedFiles) throws -> PreviewSummary {
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem)
         try refuseOverlongPreview(evaluator, audio, ahap: ahap)
         try outputs.prepare(protecting: protectedPaths.union([ahap, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
         defer { outputs.staged.forEach { $0.discard() } }
@@ -74,8 +78,9 @@ public enum PreviewRenderer {
 
     /// What `render` reports for a preview already on disk, without writing or rendering
     /// anything: an incremental batch's gallery lists the files that were up to date too.
-    public static func summary(ahap: URL, in directory: URL, stem: String? = nil) throws -> PreviewSummary {
-        let (document, evaluator, audio, outputs, warnings) = try open(ahap, into: directory, stem: stem)
+    public static func summary(ahap: URL, format: any HapticReadableFormat = AHAPFormat(), in directory: URL,
+                               stem: String? = nil) throws -> PreviewSummary {
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem)
         let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
         let hapticFrames = (max(evaluator.hapticEndTime + HapticSonifier.longestTick, minimumDuration) * sampleRate)
             .rounded(.up)
@@ -99,10 +104,10 @@ public enum PreviewRenderer {
     }
 
     /// The pattern, evaluated and validated, its sound opened, and where its preview goes.
-    private static func open(_ ahap: URL, into directory: URL, stem: String?) throws
+    private static func open(_ ahap: URL, _ format: any HapticReadableFormat, into directory: URL, stem: String?) throws
         -> (AHAPDocument, PatternEvaluator, PairedAudio?, Outputs, [String]) {
-        let (document, report) = try readPattern(ahap)
-        var warnings = report.diagnostics.map(\.description)
+        let (document, diagnostics) = format is AHAPFormat ? try readPattern(ahap) : try readPattern(ahap, format)
+        var warnings = diagnostics.map(\.description)
         let audio = openAudio(document, ahap: ahap, warnings: &warnings)
         let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
                               withSideBySide: audio != nil)
@@ -110,7 +115,7 @@ public enum PreviewRenderer {
     }
 
     /// The file's pattern and the validator's findings, from one reading.
-    private static func readPattern(_ ahap: URL) throws -> (AHAPDocument, AHAPValidationReport) {
+    private static func readPattern(_ ahap: URL) throws -> (AHAPDocument, [FormatDiagnostic]) {
         let data: Data
         data = try InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes)
         let (report, document) = AHAPValidator(baseDirectory: ahap.deletingLastPathComponent()).inspect(data)
@@ -119,7 +124,19 @@ public enum PreviewRenderer {
             throw FileError(file: ahap.path, reason: "is not an AHAP file: " + (reason ?? "unreadable"),
                             hint: "check it with tactus validate")
         }
-        return (document, report)
+        return (document, report.diagnostics.map(\.formatDiagnostic))
+    }
+
+    /// A file of another format, read and checked, as the AHAP Tactus writes from it.
+    private static func readPattern(_ file: URL, _ format: any HapticReadableFormat) throws -> (AHAPDocument, [FormatDiagnostic]) {
+        let data = try InputFile.contents(of: file, maxBytes: AHAPLimits.maxFileBytes)
+        let kind = type(of: format).fileExtension
+        do {
+            let imported = try format.read(data)
+            return (try AHAPWriter().document(for: imported.track), format.validate(data, baseDirectory: nil))
+        } catch {
+            throw FileError(file: file.path, reason: "is not a valid \(kind) file: \(error)", hint: "check it with tactus validate")
+        }
     }
 
     private static func refuseOverlongPreview(_ evaluator: PatternEvaluator, _ audio: PairedAudio?, ahap: URL) throws {

@@ -7,13 +7,18 @@ import TactusCore
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert audio files into harmonized AHAP files.",
+        abstract: "Convert audio files into harmonized haptics (AHAP, .haptic, Android), or translate haptic files between formats.",
         discussion: """
-        For each input, writes one file per --format (default: <stem>.ahap) and the audio the haptics play with:
+        For each input, writes one file per --format (default: the preset's output.formats, else <stem>.ahap) and the audio the haptics play with:
         a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus, MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the sound on the device is exactly the sound that was analysed. Without -o, outputs go beside each input; inputs are never modified or replaced. Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
+
+        An input that is already a haptic file (.ahap from any tool, .haptic from Meta Haptics Studio or Lofelt Studio) is translated: what it plays is written in every --format, with its paired sound referenced or copied beside the outputs; anything the target format cannot hold is reported as `<input>: warning: …`.
 
         Examples:
           tactus convert boom.wav -o out/
+          tactus convert boom.wav -o out/ --format ahap,haptic,android
+          tactus convert Explosion.haptic -o out/ --format ahap
+          tactus convert old.ahap -o out/ --format haptic,android
           tactus convert sfx/*.ogg -o out/ --preset impacts
           tactus convert hit.flac --set mapping.intensity.gamma=0.7
         """)
@@ -27,11 +32,14 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         let log = CommittedFiles()
-        let (converter, files) = try options.prepare(formats: try formatOptions.resolve(), log: log)
+        let (converter, files) = try options.prepare(formats: formatOptions, log: log)
         try files.forEach(flushing: log) { url in
             let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
                                                protectedPaths: files.protectedPaths)
-            if checkHarmony, let ahap = result.output(AHAPFormat.id) {
+            for warning in result.warnings {
+                FileHandle.standardError.write(Data("\(url.path): \(warning)\n".utf8))
+            }
+            if checkHarmony, result.audioFormat != nil, let ahap = result.output(AHAPFormat.id) {
                 let document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes))
                 for finding in HarmonyCheck.check(document, audio: try ReferenceEnvelope.measure(url)) {
                     FileHandle.standardError.write(Data("\(url.path): warning: \(finding.message)\n".utf8))

@@ -19,11 +19,13 @@ struct Preview: ParsableCommand {
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
         <stem>.ahap and paired audio are written too. An .ahap input (from any tool) is read as
-        it is; its AudioCustom sound is found relative to it. Inputs are never modified.
+        it is; its AudioCustom sound is found relative to it. A .haptic input (Meta, Lofelt) is
+        shown as the AHAP Tactus would translate it into (haptics only). Inputs are never modified.
 
         Examples:
           tactus preview boom.wav -o out/        # then open out/boom.html
           tactus preview out/boom.ahap
+          tactus preview Explosion.haptic -o out/
           tactus preview sfx/*.ogg -o out/ --preset impacts
         """)
 
@@ -34,10 +36,11 @@ struct Preview: ParsableCommand {
         let (converter, files) = try options.prepare(log: log)
         try files.forEach(flushing: log) { url in
             let directory = files.directory(for: url)
-            let ahap = url.pathExtension.lowercased() == AHAPFormat.fileExtension ? url
+            let reader = HapticFormats.reader(for: url)
+            let pattern = reader != nil ? url
                 : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).outputs[0].url
-            let summary = try PreviewRenderer.render(ahap: ahap, into: directory, stem: files.stems[url],
-                                                     protectedPaths: files.protectedPaths, log: log)
+            let summary = try PreviewRenderer.render(ahap: pattern, format: reader ?? AHAPFormat(), into: directory,
+                                                     stem: files.stems[url], protectedPaths: files.protectedPaths, log: log)
             if !options.quiet { print(Self.line(for: url, summary)) }
         }
     }

@@ -98,7 +98,7 @@ struct InputFiles {
 
 /// The options of a command that converts each input on its own (`convert`, `preview`).
 struct PerFileOptions: ParsableArguments {
-    @Argument(help: "Audio files (for preview, also .ahap files from any tool).")
+    @Argument(help: "Audio files, or haptic files (.ahap, .haptic) from any tool.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",
@@ -110,10 +110,12 @@ struct PerFileOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    /// The converter for the chosen preset and formats, recording into `log`, and the inputs
-    /// with their output names.
-    func prepare(formats: [any HapticFormat] = [AHAPFormat()], log: CommittedFiles) throws -> (Converter, InputFiles) {
-        (Converter(preset: try presetOptions.resolve(), formats: formats, log: log), InputFiles(inputs, output: output))
+    /// The converter for the chosen preset and formats (nil: AHAP), recording into `log`, and
+    /// the inputs with their output names.
+    func prepare(formats: FormatOptions? = nil, log: CommittedFiles) throws -> (Converter, InputFiles) {
+        let preset = try presetOptions.resolve()
+        return (Converter(preset: preset, formats: try formats?.resolve(for: preset) ?? [AHAPFormat()], log: log),
+                InputFiles(inputs, output: output))
     }
 }
 
@@ -121,14 +123,25 @@ struct PerFileOptions: ParsableArguments {
 struct FormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Haptic formats to write, repeatable or comma-separated: "
-            + OutputFormats.all.map { "\($0.id) (.\($0.fileExtension))" }.joined(separator: ", ") + ".",
+            + HapticFormats.all.map { "\($0.id) (.\($0.fileExtension))" }.joined(separator: ", ")
+            + ". Default: the preset's output.formats (ahap in every shipped preset).",
         valueName: "id"))
-    var format: [String] = OutputFormats.defaultIDs
+    var format: [String] = []
 
-    /// The selected formats; an unknown id is a usage error (exit 64).
-    func resolve() throws -> [any HapticFormat] {
-        do { return try OutputFormats.select(format) } catch {
+    /// The formats named with --format, nil when none was; an unknown id is a usage error (exit 64).
+    func resolve() throws -> [any HapticFormat]? {
+        guard !format.isEmpty else { return nil }
+        do { return try HapticFormats.select(format) } catch {
             report(error)
+            throw ExitCode(64)
+        }
+    }
+
+    /// The formats named with --format, else the preset's; an unknown id is a usage error (exit 64).
+    func resolve(for preset: ResolvedPreset) throws -> [any HapticFormat] {
+        if let named = try resolve() { return named }
+        do { return try HapticFormats.select(for: preset) } catch {
+            report("preset \(preset.name): output.formats: \(error)")
             throw ExitCode(64)
         }
     }

@@ -7,17 +7,19 @@ import TactusCore
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check AHAP files against Core Haptics' rules.",
+        abstract: "Check haptic files (AHAP, .haptic) against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
+        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); any other file as AHAP.
 
         Examples:
           tactus validate out/boom.ahap
           tactus validate out/*.ahap --quiet
           tactus validate out/boom.ahap --audio boom.wav
+          tactus validate Explosion.haptic
         """)
 
-    @Argument(help: "AHAP files to check.")
+    @Argument(help: "Haptic files to check (.ahap, .haptic).")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
@@ -39,22 +41,31 @@ struct Validate: ParsableCommand {
                 failed = true
                 continue
             }
-            var result = AHAPValidator(baseDirectory: url.deletingLastPathComponent()).validate(data)
-            if let audio, result.isValid {
+            let format = HapticFormats.reader(for: url) ?? AHAPFormat()
+            var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
+            if let audio, !diagnostics.contains(where: { $0.severity == .error }) {
                 do {
                     let reference = try ReferenceEnvelope.measure(URL(fileURLWithPath: audio))
-                    result.diagnostics += HarmonyCheck.check(try AHAPDecoder().decode(data), audio: reference)
+                    diagnostics += HarmonyCheck.check(try Self.pattern(data, format), audio: reference).map(\.formatDiagnostic)
                 } catch {
                     report(FileError(file: audio, reason: "\(error)"))
                     failed = true
                 }
             }
-            for d in result.diagnostics { print("\(path): \(d)") }
-            if !result.isValid { failed = true }
+            for d in diagnostics { print("\(path): \(d)") }
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            if errors > 0 { failed = true }
             if !quiet {
-                print("\(path): \(result.errorCount) error(s), \(result.warningCount) warning(s)")
+                print("\(path): \(errors) error(s), \(diagnostics.count - errors) warning(s)")
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// The AHAP pattern the harmony check reads: the file itself, or the AHAP Tactus writes
+    /// from a file of another format.
+    private static func pattern(_ data: Data, _ format: any HapticReadableFormat) throws -> AHAPDocument {
+        if format is AHAPFormat { return try AHAPDecoder().decode(data) }
+        return try AHAPWriter().document(for: try format.read(data).track)
     }
 }

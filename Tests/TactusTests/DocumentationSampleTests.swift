@@ -66,7 +66,7 @@ final class DocumentationSampleTests: XCTestCase {
             XCTAssertEqual(preset.overrides, ["mapping.intensity.gamma=0.7"])
         }
         let log = CommittedFiles()
-        let converter = Converter(preset: preset, formats: try OutputFormats.select(["ahap"]), log: log)
+        let converter = Converter(preset: preset, formats: try HapticFormats.select(["ahap"]), log: log)
         let result = try converter.convert(URL(fileURLWithPath: "boom.wav"), to: URL(fileURLWithPath: "out"))
         print(result.track.transients.count, result.outputs.map(\.url.lastPathComponent))
         _ = log.flush()  // sync what was written to disk

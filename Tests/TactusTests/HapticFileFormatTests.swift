@@ -24,7 +24,7 @@ final class HapticFileFormatTests: XCTestCase {
     func testCorpusFilesFollowTheReadersRulesAndCarryTheTrack() throws {
         let folder = AudioFixture.temporaryDirectory(#function)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let converter = Converter(preset: try shippedPreset(), formats: try OutputFormats.select(["ahap", "haptic"]),
+        let converter = Converter(preset: try shippedPreset(), formats: try HapticFormats.select(["ahap", "haptic"]),
                                   log: CommittedFiles())
         let sources = ["clean/coin_pickup.wav", "clean/explosion.wav", "multi/door_open_close.wav", "ambience/hits_fire_snr20.wav",
                        "clean/whoosh.wav"].map { Corpus.root.appendingPathComponent($0) }

@@ -29,20 +29,20 @@ private struct TransientListFormat: HapticFormat {
 
 final class OutputFormatTests: XCTestCase {
     override class func setUp() {
-        OutputFormats.register(TransientListFormat.self)
+        HapticFormats.register(TransientListFormat.self)
     }
 
     override class func tearDown() {
-        OutputFormats.unregister(TransientListFormat.id)
+        HapticFormats.unregister(TransientListFormat.id)
     }
 
     func testSelectionByIdCommaListsAndRepeats() throws {
-        let formats = try OutputFormats.select(["transient-list,ahap", "ahap"])
+        let formats = try HapticFormats.select(["transient-list,ahap", "ahap"])
         XCTAssertEqual(formats.map { type(of: $0).id }, ["transient-list", "ahap"])
-        XCTAssertThrowsError(try OutputFormats.select(["ahapp"])) {
-            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, haptic, transient-list; did you mean \"ahap\"?)")
+        XCTAssertThrowsError(try HapticFormats.select(["ahapp"])) {
+            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, haptic, android, transient-list; did you mean \"ahap\"?)")
         }
-        XCTAssertThrowsError(try OutputFormats.select([]))
+        XCTAssertThrowsError(try HapticFormats.select([]))
     }
 
     /// One analysis, every selected format: the registered format sees the same track the
@@ -54,7 +54,7 @@ final class OutputFormatTests: XCTestCase {
                                             to: folder.appendingPathComponent("taps.wav"), sampleRate: 16_000)
         let log = CommittedFiles()
         let converter = Converter(preset: try shippedPreset(),
-                                  formats: try OutputFormats.select(["ahap", "transient-list"]), log: log)
+                                  formats: try HapticFormats.select(["ahap", "transient-list"]), log: log)
         let result = try converter.convert(source, to: folder.appendingPathComponent("out"))
 
         XCTAssertEqual(result.outputs.map { $0.url.lastPathComponent }, ["taps.ahap", "taps.transients.txt"])
@@ -77,17 +77,17 @@ final class OutputFormatTests: XCTestCase {
         let fixture = BatchFixture()
         defer { fixture.remove() }
         try fixture.sound("hit.wav")
-        let both = try fixture.run { $0.formats = try! OutputFormats.select(["ahap", "transient-list"]) }
+        let both = try fixture.run { $0.formats = try! HapticFormats.select(["ahap", "transient-list"]) }
         XCTAssertEqual(both.files.map(\.status), [.converted])
         XCTAssertEqual(Set(both.files[0].outputs), ["hit.ahap", "hit.transients.txt", "hit.wav"])
 
-        let again = try fixture.run { $0.formats = try! OutputFormats.select(["ahap", "transient-list"]) }
+        let again = try fixture.run { $0.formats = try! HapticFormats.select(["ahap", "transient-list"]) }
         XCTAssertEqual(again.files.map(\.status), [.upToDate])
 
         let ahapOnly = try fixture.run()
         XCTAssertEqual(ahapOnly.files.map(\.status), [.converted], "another set of formats is another output")
         XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.ahap", "hit.wav"])
-        let listOnly = try fixture.run { $0.formats = try! OutputFormats.select(["transient-list"]) }
+        let listOnly = try fixture.run { $0.formats = try! HapticFormats.select(["transient-list"]) }
         XCTAssertEqual(listOnly.files.map(\.status), [.converted])
         XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.transients.txt", "hit.wav"])
     }

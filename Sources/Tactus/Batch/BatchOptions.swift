@@ -20,8 +20,9 @@ public struct BatchOptions {
     public var force = false
     /// Delete the outputs of sources that no longer exist (otherwise they are only reported).
     public var prune = false
-    /// The haptic formats written for every source, in order.
-    public var formats: [any HapticFormat] = [AHAPFormat()]
+    /// The haptic formats written for every source, in order; nil: each source's preset's
+    /// `output.formats`.
+    public var formats: [any HapticFormat]?
     /// Extra per-file work after each conversion (e.g. previews), in order.
     public var steps: [BatchStep] = []
     public var library = PresetLibrary.standard()

@@ -14,6 +14,8 @@ public struct BatchJob {
     public let previous: BatchManifest.Entry?
     /// The outputs' path relative to the output folder, without extension (`sub/hit`).
     public let outputPrefix: String
+    /// The formats written, in order.
+    public let formats: [any HapticFormat]
     /// The haptic files' paths relative to the output folder, one per format, in format order.
     public let hapticPaths: [String]
 }
@@ -74,12 +76,19 @@ public struct BatchPlan {
                 failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
                     file: discovery.display(source.relativePath), reason: "not converted because \(error.file) \(error.reason)")))
             case .success(let preset):
+                let formats: [any HapticFormat]
+                do { formats = try options.formats ?? HapticFormats.select(for: preset) } catch {
+                    failures.append(BatchFileOutcome(failed: source.relativePath, FileError(
+                        file: discovery.display(source.relativePath),
+                        reason: "not converted because preset \(preset.name)'s output.formats names \(error)")))
+                    continue
+                }
                 let stem = stems[source.url]!
                 let prefix = source.relativeFolder.isEmpty ? stem : source.relativeFolder + "/" + stem
                 let job = BatchJob(source: source, preset: preset,
                                    outputFolder: Self.outputFolder(of: source, in: outputRoot),
                                    stem: stem, previous: manifest.files[source.relativePath], outputPrefix: prefix,
-                                   hapticPaths: options.formats.map { prefix + "." + type(of: $0).fileExtension })
+                                   formats: formats, hapticPaths: formats.map { prefix + "." + type(of: $0).fileExtension })
                 // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
                 // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.
                 if let (path, owner) = job.hapticPaths.lazy.compactMap({ path in claimed[path].map { (path, $0) } }).first {

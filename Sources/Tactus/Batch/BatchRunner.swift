@@ -109,7 +109,7 @@ public final class BatchRunner {
             if !plan.options.force, let previous = job.previous, isCurrent(previous, job, contentHash, steps) {
                 return BatchFileOutcome(source: source, status: .upToDate, entry: previous, seconds: Self.seconds(since: started))
             }
-            let converter = Converter(preset: job.preset, formats: plan.options.formats, log: log)
+            let converter = Converter(preset: job.preset, formats: job.formats, log: log)
             let result = try converter.convert(job.source.url, to: job.outputFolder, stem: job.stem,
                                                protectedPaths: plan.protectedPaths)
             var written = result.outputs.map(\.url) + [result.audio].compactMap { $0 }
@@ -142,7 +142,7 @@ public final class BatchRunner {
 
     /// The files among `entry`'s outputs that some registered format would name for `job`.
     private func hapticOutputs(of entry: BatchManifest.Entry, _ job: BatchJob) -> Set<String> {
-        Set(OutputFormats.all.map { job.outputPrefix + "." + $0.fileExtension }).intersection(entry.outputs)
+        Set(HapticFormats.all.map { job.outputPrefix + "." + $0.fileExtension }).intersection(entry.outputs)
     }
 
     private func relativeOutputPath(_ url: URL) -> String? {

@@ -1,23 +1,30 @@
 import Foundation
 import TactusAHAP
+import TactusAndroid
 import TactusCore
+import TactusMapping
 import TactusHaptic
 
-/// The registry of output formats `--format` and presets can select by id: a static table of
-/// the built-in ones plus any a library user registers (no dynamic loading).
-public enum OutputFormats {
+/// The registry of haptic formats: the ones `--format` and presets select by id, and the
+/// readable ones whose files `convert` translates and `validate`/`preview` check — a static
+/// table of the built-in ones plus any a library user registers (no dynamic loading).
+public enum HapticFormats {
     /// The built-in formats. A new built-in format is one line here.
     private static let registry = PartRegistry<any HapticFormat.Type>(
         builtIn: [
             AHAPFormat.self,
             HapticFileFormat.self,
+            AndroidFormat.self,
         ],
         id: { $0.id })
 
     public static var builtIn: [any HapticFormat.Type] { registry.builtIn }
 
-    /// What `tactus convert` writes when no format is named.
-    public static let defaultIDs = [AHAPFormat.id]
+    /// The formats a preset asks for when the command names none (`output.formats`).
+    /// - Throws: `FormatSelectionError` for an unknown id.
+    public static func select(for preset: ResolvedPreset) throws -> [any HapticFormat] {
+        try select([preset.parameters(OutputSettings.id).choice(OutputSettings.formats)])
+    }
 
     /// Every selectable format: built-in first, then registered ones.
     public static var all: [any HapticFormat.Type] { registry.all }
@@ -29,6 +36,17 @@ public enum OutputFormats {
     public static func unregister(_ id: String) { registry.unregister(id) }
 
     public static func named(_ id: String) -> (any HapticFormat.Type)? { registry.named(id) }
+
+    /// The readable format whose files end in `url`'s extension (case-insensitive), if any:
+    /// the one that reads `url`.
+    public static func reader(for url: URL) -> (any HapticReadableFormat)? {
+        let name = url.lastPathComponent.lowercased()
+        let readable = all.compactMap { $0 as? any HapticReadableFormat.Type }
+        // The longest matching extension wins ("android.json" before "json").
+        return readable.filter { name.hasSuffix("." + $0.fileExtension.lowercased()) }
+            .max { $0.fileExtension.count < $1.fileExtension.count }
+            .map { $0.init() }
+    }
 
     /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or
     /// `["ahap,haptic"]`), in the order given, without repeats.
