@@ -63,7 +63,8 @@ let package = Package(
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
-        .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP"]),
+        .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),
+        .testTarget(name: "TactusHapticTests", dependencies: ["TactusCore", "TactusHaptic", "TactusTestSupport"]),
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),

@@ -6,21 +6,12 @@ struct TrackSampler {
     let track: HapticTrack
 
     /// The continuous intensity felt at `t`, 0 outside every region.
-    func continuous(at t: Double) -> Double {
-        guard let region = region(at: t) else { return 0 }
-        return unit(HapticTrack.value(of: region.intensity, at: t))
-    }
+    func continuous(at t: Double) -> Double { unit(track.continuousIntensity(at: t)) }
 
     /// The continuous sharpness at `t`; `fallback` outside every region.
     func sharpness(at t: Double, fallback: Double) -> Double {
-        guard let region = region(at: t), !region.sharpness.isEmpty else { return fallback }
+        guard let region = track.region(at: t), !region.sharpness.isEmpty else { return fallback }
         return unit(HapticTrack.value(of: region.sharpness, at: t))
-    }
-
-    private func region(at t: Double) -> HapticTrack.ContinuousRegion? {
-        let after = track.regions.partitioningIndex { $0.start > t }
-        guard after > 0, t < track.regions[after - 1].end else { return nil }
-        return track.regions[after - 1]
     }
 }
 

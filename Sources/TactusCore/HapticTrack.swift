@@ -77,4 +77,37 @@ extension HapticTrack {
         let (a, b) = (points[after - 1], points[after])
         return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
     }
+
+    /// The value the curve through `points` approaches just before `time`: `value(of:at:)`,
+    /// except at a step, where it is the value stepped from.
+    public static func value(of points: [Point], before time: Double) -> Double {
+        let first = points.partitioningIndex { $0.time >= time }
+        return first < points.count && points[first].time == time ? points[first].value : value(of: points, at: time)
+    }
+
+    /// A region's intensity or sharpness curve clipped to it: the points strictly inside, plus
+    /// its values at both ends (at the end, the value played just before it, since a region plays
+    /// up to, not including, its end), so points a rounding error outside are not lost.
+    public static func clipped(_ points: [Point], from start: Double, to end: Double) -> [Point] {
+        guard !points.isEmpty else { return [] }
+        return [Point(time: start, value: value(of: points, at: start))]
+            + points.filter { $0.time > start && $0.time < end }
+            + [Point(time: end, value: value(of: points, before: end))]
+    }
+}
+
+extension HapticTrack {
+    /// The region playing at `time`, if any (a region plays from its `start` up to, not
+    /// including, its `end`).
+    public func region(at time: Double) -> ContinuousRegion? {
+        let after = regions.partitioningIndex { $0.start > time }
+        guard after > 0, time < regions[after - 1].end else { return nil }
+        return regions[after - 1]
+    }
+
+    /// The continuous intensity played at `time`: the curve of the region playing then, 0
+    /// outside every region.
+    public func continuousIntensity(at time: Double) -> Double {
+        region(at: time).map { Self.value(of: $0.intensity, at: time) } ?? 0
+    }
 }

@@ -13,9 +13,12 @@ import TactusCore
 ///   the amplitude envelope's span, as Meta's Strict reader requires);
 /// - a transient becomes a breakpoint at its time carrying `emphasis` {amplitude: intensity²,
 ///   frequency: sharpness}; its own amplitude is the continuous envelope there, lowered to the
-///   emphasis if above it (a reader refuses an emphasis below its breakpoint).
+///   emphasis if above it (a reader refuses an emphasis below its breakpoint) for that instant
+///   only: breakpoints 1 ms either side restore the body;
+/// - where the √ law bends a segment by more than 0.01 in intensity, points are added on the
+///   designed line (`SquareLaw`), so a player's linear amplitude follows the designed intensity.
 /// What is lost: AHAP's separate curves (they become one envelope), the paired audio (a
-/// `.haptic` carries none), and the continuous body under a transient louder than it.
+/// `.haptic` carries none), and, for 2 ms, the continuous body under a transient weaker than it.
 ///
 /// Written to what both readers accept: `version.major` 1, at least two amplitude breakpoints
 /// spanning more than zero time, every value in 0…1, times non-decreasing, every frequency
@@ -25,6 +28,10 @@ public struct HapticFileFormat: HapticReadableFormat {
     public static let fileExtension = "haptic"
     public static let summary = "Meta/Lofelt .haptic (v1 JSON) for the Meta Haptics SDK and Nice Vibrations (iOS, Android, consoles, Quest)."
     public static let parameters: [ParameterDescriptor] = []
+
+    /// How long (s) before and after a transient the body returns when its breakpoint had to be
+    /// lowered under the emphasis.
+    static let lowering = 0.001
 
     /// Decimals of times (10 µs) and of values.
     static let timeDigits = 5, valueDigits = 4
@@ -106,29 +113,40 @@ public struct HapticFileFormat: HapticReadableFormat {
         var amplitude: [Breakpoint] = [Breakpoint(time: 0, value: 0)]
         var frequency: [Breakpoint] = []
         for region in track.regions.sorted(by: { $0.start < $1.start }) {
-            let points = region.intensity.filter { $0.time >= region.start && $0.time <= region.end }
+            let points = HapticTrack.clipped(region.intensity, from: region.start, to: region.end)
             guard !points.isEmpty else { continue }
             // Steps in and out of the region: 0 up to its start, 0 again from its end.
             amplitude.append(Breakpoint(time: region.start, value: 0))
             amplitude += SquareLaw.amplitudes(fromIntensities: points.map { ($0.time, unit($0.value)) })
                 .map { Breakpoint(time: $0.time, value: $0.value) }
             amplitude.append(Breakpoint(time: region.end, value: 0))
-            frequency += region.sharpness.map { Breakpoint(time: $0.time, value: unit($0.value), key: "frequency") }
+            frequency += HapticTrack.clipped(region.sharpness, from: region.start, to: region.end)
+                .map { Breakpoint(time: $0.time, value: unit($0.value), key: "frequency") }
         }
         // Transients: an emphasised breakpoint at each, on the envelope as it is there.
         let continuous = amplitude.map { HapticTrack.Point(time: $0.time, value: $0.value) }
         for transient in track.transients {
+            let time = max(0, transient.time)
             let strength = unit(transient.intensity) * unit(transient.intensity)
-            let under = min(strength, HapticTrack.value(of: continuous, at: transient.time))
-            amplitude.append(Breakpoint(time: max(0, transient.time), value: under,
-                                        emphasis: (strength, unit(transient.sharpness))))
+            let body = HapticTrack.value(of: continuous, at: time)
+            amplitude.append(Breakpoint(time: time, value: min(strength, body), emphasis: (strength, unit(transient.sharpness))))
+            if strength < body {
+                // Lowered under the emphasis: only for the instant, the body restored around it.
+                for side in [time - lowering, time + lowering] where side >= 0 {
+                    amplitude.append(Breakpoint(time: side, value: HapticTrack.value(of: continuous, at: side)))
+                }
+            }
         }
-        amplitude.sort { ($0.time, $0.emphasis == nil ? 0 : 1) < ($1.time, $1.emphasis == nil ? 0 : 1) }
+        // By time; at one time plain breakpoints before an emphasis, otherwise in the order made
+        // (a region's 0 before its first value makes the step up).
+        amplitude = amplitude.enumerated().sorted {
+            ($0.element.time, $0.element.emphasis == nil ? 0 : 1, $0.offset) < ($1.element.time, $1.element.emphasis == nil ? 0 : 1, $1.offset)
+        }.map(\.element)
         // At least two breakpoints spanning more than zero time, to the end of the sound.
         let end = max(amplitude.last!.time, track.duration, 0.001)
         if amplitude.last!.time < end { amplitude.append(Breakpoint(time: end, value: 0)) }
         let span = amplitude.first!.time...amplitude.last!.time
-        frequency = frequency.filter { span.contains($0.time) }.sorted { $0.time < $1.time }
+        frequency = frequency.filter { span.contains($0.time) }  // in order: regions and their curves are sorted
         if frequency.isEmpty {
             frequency = [Breakpoint(time: span.lowerBound, value: 0.5, key: "frequency")]
         }

@@ -1,3 +1,4 @@
+import TactusTestSupport
 import XCTest
 @testable import TactusAHAP
 import TactusCore
@@ -78,7 +79,7 @@ final class AHAPDecoderTests: XCTestCase {
             XCTAssertThrowsError(try AHAPDecoder().decode(prefix), "prefix of \(length) bytes")
             _ = AHAPValidator().validate(prefix)
         }
-        var random = SeededRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         let alphabet = Array(#"{}[]":,.-+eE0123456789 truefalsnul\"#.utf8) + [0xC3, 0xA9, 0xFF, 0x00, 0x0A]
         for round in 0..<3_000 {
             let count = Int.random(in: 0...64, using: &random)

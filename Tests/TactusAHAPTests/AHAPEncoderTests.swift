@@ -1,3 +1,4 @@
+import TactusTestSupport
 import XCTest
 @testable import TactusAHAP
 import TactusCore
@@ -90,7 +91,7 @@ final class AHAPEncoderTests: XCTestCase {
     }
 
     func testRoundingMatchesWhatTheFileReadsBack() throws {
-        var random = SeededRandom(seed: 7)
+        var random = SeededGenerator(seed: 7)
         for _ in 0..<2_000 {
             let time = Double.random(in: -100...1_000, using: &random)
             let value = Double.random(in: -1...1, using: &random)

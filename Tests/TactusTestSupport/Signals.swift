@@ -55,6 +55,11 @@ public struct SeededGenerator: RandomNumberGenerator {
 
     /// Uniform in -1…1.
     public mutating func nextSigned() -> Double {
-        Double(next() >> 11) / Double(1 << 53) * 2 - 1
+        unit() * 2 - 1
+    }
+
+    /// Uniform in 0..<1.
+    public mutating func unit() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
     }
 }
