@@ -20,6 +20,8 @@ public struct AHAPEncoder: Sendable {
 
     /// The decimals a time is written with (10 µs, far below what anyone can feel).
     public static let timeDecimals = 5
+    /// The smallest time step written, seconds.
+    public static let timeResolution = 0.000_01
     /// The decimals a parameter value is written with.
     public static let valueDecimals = 4
 

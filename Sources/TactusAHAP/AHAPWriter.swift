@@ -243,16 +243,36 @@ private struct PlannedRegion {
     }
 
     /// The curve's knots inside the region plus its values at both edges, on the written grid.
+    /// A step (points at one time, or closer than a grid step) becomes a ramp of one grid
+    /// step ending where the later value holds; at the end, the value the region ends with is
+    /// the one played just before it (a region plays up to, not including, its end).
     private static func clipped(_ points: [HapticTrack.Point], _ start: Double, _ end: Double,
                                 _ value: (Double) -> Double) -> [Polyline.Knot] {
-        let curve = Polyline(points.sorted { $0.time < $1.time }.map { Polyline.Knot(time: $0.time, value: $0.value) })
-        var times = [start]
-        for knot in curve.knots where knot.time > start && knot.time < end {
-            let time = roundedTime(knot.time)
-            if time > times[times.count - 1], time < end { times.append(time) }
+        let curve = Polyline(points.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map { Polyline.Knot(time: $0.element.time, value: $0.element.value) })
+        var knots = [Polyline.Knot(time: start, value: value(curve.value(at: start)))]
+        let inside = curve.knots.filter { $0.time > start && $0.time < end }
+        var first = 0
+        while first < inside.count {
+            // The knots that land on one grid time.
+            let time = roundedTime(inside[first].time)
+            var last = first
+            while last + 1 < inside.count, roundedTime(inside[last + 1].time) == time { last += 1 }
+            defer { first = last + 1 }
+            guard time < end else { continue }
+            let stepFrom = value(curve.value(before: inside[first].time)), stepTo = value(curve.value(at: inside[last].time))
+            if time == knots[knots.count - 1].time {
+                knots[knots.count - 1].value = stepTo  // a step within a grid step of the start
+            } else if stepFrom == stepTo {
+                knots.append(Polyline.Knot(time: time, value: value(curve.value(at: time))))
+            } else {
+                let beforeStep = roundedTime(time - AHAPEncoder.timeResolution)
+                if beforeStep > knots[knots.count - 1].time { knots.append(Polyline.Knot(time: beforeStep, value: stepFrom)) }
+                knots.append(Polyline.Knot(time: time, value: stepTo))
+            }
         }
-        times.append(end)
-        return times.map { Polyline.Knot(time: $0, value: value(curve.value(at: $0))) }
+        knots.append(Polyline.Knot(time: end, value: value(curve.value(before: end))))
+        return knots
     }
 
     /// `HapticContinuous` events covering the region, split into equal parts of ≤ 30 s.

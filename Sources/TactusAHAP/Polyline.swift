@@ -39,4 +39,11 @@ struct Polyline: Equatable, Sendable {
         let fraction = (t - a.time) / (b.time - a.time)
         return a.value + (b.value - a.value) * fraction
     }
+
+    /// The value the curve approaches just before `t`: `value(at:)`, except at a step, where
+    /// it is the value stepped from.
+    func value(before t: Double) -> Double {
+        let first = knots.partitioningIndex { $0.time >= t }
+        return first < knots.count && knots[first].time == t ? knots[first].value : value(at: t)
+    }
 }

@@ -1,3 +1,4 @@
+import TactusTestSupport
 import XCTest
 @testable import TactusAHAP
 import TactusCore
@@ -131,9 +132,24 @@ final class AHAPWriterTests: XCTestCase {
         XCTAssertEqual(report.warningCount, 0, "\(report)")
     }
 
+    /// Steps in a region's curve (two points at one time, as Lofelt's and Meta's files have, or
+    /// closer than the 10 µs grid) play as steps: the old value up to the step, the new one
+    /// after; a curve stepping down at its region's end plays its value up to the end.
+    func testStepsInARegionPlayAsSteps() throws {
+        let intensity = [Point(time: 0, value: 0.2), Point(time: 0.5, value: 0.2), Point(time: 0.5, value: 0.8),
+                         Point(time: 0.700001, value: 0.8), Point(time: 0.700004, value: 0.4), Point(time: 2, value: 0.4),
+                         Point(time: 2, value: 0)]
+        let track = HapticTrack(duration: 2, regions: [region(0, 2, intensity: intensity)])
+        let evaluator = PatternEvaluator(try written(track))
+        for (t, expected) in [(0.25, 0.2), (0.49998, 0.2), (0.5, 0.8), (0.6, 0.8), (0.69, 0.8), (0.70002, 0.4), (1.5, 0.4), (1.9999, 0.4)] {
+            XCTAssertEqual(evaluator.continuousIntensity(at: t), expected, accuracy: 1e-3, "t = \(t)")
+        }
+        XCTAssertEqual(evaluator.continuousIntensity(at: 2.001), 0, "nothing continuous after the region")
+    }
+
     /// The core promise: whatever the track, each transient plays as designed.
     func testTransientsPlayAsDesignedForRandomTracks() throws {
-        var random = SeededRandom(seed: 2024)
+        var random = SeededGenerator(seed: 2024)
         var checkedTransients = 0, points = 0, seconds = 0.0
         for round in 0..<300 {
             let track = randomTrack(&random, round: round)
@@ -201,7 +217,7 @@ final class AHAPWriterTests: XCTestCase {
     /// Regions (some adjacent, some very quiet), and transients everywhere that matters:
     /// inside regions, exactly on their edges, in the return-to-neutral ramp, in silence,
     /// in tight clusters and at identical times.
-    private func randomTrack(_ random: inout SeededRandom, round: Int) -> HapticTrack {
+    private func randomTrack(_ random: inout SeededGenerator, round: Int) -> HapticTrack {
         var regions: [HapticTrack.ContinuousRegion] = []
         var cursor = Double.random(in: 0...0.5, using: &random)
         for _ in 0..<Int.random(in: 0...4, using: &random) {
