@@ -89,8 +89,8 @@ public struct Converter {
         do {
             let directory = outputDirectory ?? input.deletingLastPathComponent()
             let stem = stem ?? input.deletingPathExtension().lastPathComponent
-            if let reader = HapticFormats.reader(for: input) {
-                return try translate(input, reader, directory, stem, protectedPaths)
+            if HapticFormats.reader(for: input) != nil {
+                return try translate(input, directory, stem, protectedPaths)
             }
             return try run(input, directory, stem, protectedPaths)
         } catch {
@@ -145,14 +145,9 @@ public struct Converter {
     }
 
     /// Reads a haptic file and writes what it plays in every selected format.
-    private func translate(_ input: URL, _ reader: any HapticReadableFormat, _ outputDirectory: URL, _ stem: String,
+    private func translate(_ input: URL, _ outputDirectory: URL, _ stem: String,
                            _ protectedPaths: Set<String>) throws -> ConversionResult {
-        let data = try InputFile.contents(of: input, maxBytes: Self.maxHapticFileBytes)
-        let imported: ImportedHaptics
-        do { imported = try reader.read(data) } catch {
-            throw FileError(file: input.path, reason: "is not a valid \(type(of: reader).fileExtension) file: \(error)",
-                            hint: "check it with tactus validate")
-        }
+        let imported = try HapticFormats.read(input)
         try OutputFolder.prepare(outputDirectory)
         let inputPath = input.standardizedFileURL.path
         let folder = outputDirectory.standardizedFileURL.path
@@ -198,9 +193,6 @@ public struct Converter {
                                 audio: pairedAudio.map { outputDirectory.appendingPathComponent($0.fileName) },
                                 audioFormat: nil, track: imported.track, warnings: warnings)
     }
-
-    /// Largest haptic file translated, in bytes.
-    static let maxHapticFileBytes = 256 << 20
 
     /// Writes `track` in every format into staged files, runs `beforeCommit` (which commits
     /// whatever the haptics name), then commits the haptic files in format order.

@@ -48,6 +48,25 @@ public enum HapticFormats {
             .map { $0.init() }
     }
 
+    /// Largest haptic file read, bytes.
+    public static let maxFileBytes = 256 << 20
+
+    /// What the haptic file at `url` plays, read by the readable format its extension names
+    /// (`reader(for:)`).
+    /// - Throws: `FileError` naming the file: no readable format for its extension, not a
+    ///   regular file, too large, or not valid in its format (with the place).
+    public static func read(_ url: URL) throws -> ImportedHaptics {
+        guard let reader = reader(for: url) else {
+            throw FileError(file: url.path, reason: "is not a haptic file Tactus reads",
+                            hint: "one of " + all.compactMap { $0 as? any HapticReadableFormat.Type }.map { "." + $0.fileExtension }.joined(separator: ", "))
+        }
+        let data = try InputFile.contents(of: url, maxBytes: maxFileBytes)
+        do { return try reader.read(data) } catch {
+            throw FileError(file: url.path, reason: "is not a valid \(type(of: reader).fileExtension) file: \(error)",
+                            hint: "check it with tactus validate")
+        }
+    }
+
     /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or
     /// `["ahap,haptic"]`), in the order given, without repeats.
     /// - Throws: `FormatSelectionError` for an unknown id, with the known ones.

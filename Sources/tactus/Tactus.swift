@@ -20,7 +20,7 @@ struct TactusCommand: ParsableCommand {
         Exit codes: 0 success, 1 some inputs failed, 64 usage error.
         """,
         version: "tactus \(TactusCLIVersion.text)",
-        subcommands: [Convert.self, Batch.self, Preview.self, Validate.self, Analyze.self, Evaluate.self, Presets.self])
+        subcommands: [Convert.self, Batch.self, Preview.self, Validate.self, Compare.self, Analyze.self, Evaluate.self, Presets.self])
 
     static func main() {
         // Past a file-size limit (`ulimit -f`, RLIMIT_FSIZE) the default SIGXFSZ kills the

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Tactus
+import TactusCore
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare what two haptic files play (AHAP, .haptic), e.g. a translation with its original.",
+        discussion: """
+        Both files are read as they play: an AHAP through the pattern evaluator (event intensity times its controls), a .haptic through the square-root law between amplitude and felt intensity. Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled).
+        Exits 1 when a transient is lost or added, or an error exceeds its limit.
+
+        Examples:
+          tactus compare boom.ahap t/boom.haptic
+          tactus compare design.haptic t/design.ahap --transient-mask-ms 10
+        """)
+
+    @Argument(help: "The original haptic file.")
+    var reference: String
+
+    @Argument(help: "The file compared with it (a translation, a round trip).")
+    var candidate: String
+
+    @Option(help: ArgumentHelp("Largest time error of a paired transient.", valueName: "ms"))
+    var maxTimeMs = 1.0
+
+    @Option(help: ArgumentHelp("Largest intensity error of a paired transient (0…1).", valueName: "x"))
+    var maxIntensity = 0.02
+
+    @Option(help: ArgumentHelp("Largest RMS error of the continuous intensity (0…1).", valueName: "x"))
+    var maxEnvelopeRms = 0.03
+
+    @Option(help: ArgumentHelp("Leave the continuous intensity this close to a transient out of the comparison.", valueName: "ms"))
+    var transientMaskMs = 0.0
+
+    func run() throws {
+        let tracks: [HapticTrack]
+        do {
+            tracks = try [reference, candidate].map { try HapticFormats.read(URL(fileURLWithPath: $0)).track }
+        } catch {
+            report(error)
+            throw ExitCode(1)
+        }
+        guard transientMaskMs >= 0, transientMaskMs.isFinite else {
+            report("--transient-mask-ms must be 0 or more")
+            throw ExitCode(64)
+        }
+        let comparison = PlaybackComparison(reference: tracks[0], candidate: tracks[1], transientMask: transientMaskMs / 1000)
+        print(Self.summary(comparison))
+        let within = comparison.keepsEveryTransient
+            && comparison.worstTimeError * 1000 <= maxTimeMs + 1e-9
+            && comparison.worstIntensityError <= maxIntensity + 1e-9
+            && comparison.envelopeRMS <= maxEnvelopeRms + 1e-9
+        if !within {
+            report("\(candidate): plays differently from \(reference) (limits: \(maxTimeMs) ms, intensity \(maxIntensity), envelope RMS \(maxEnvelopeRms))")
+            throw ExitCode(1)
+        }
+    }
+
+    static func summary(_ c: PlaybackComparison) -> String {
+        func fixed(_ x: Double, _ digits: Int) -> String { JSONText.fixed(x, digits: digits) }
+        return """
+        transients: \(c.pairedTransients) paired of \(c.referenceTransients) (reference) and \(c.candidateTransients) (candidate); \
+        worst time \(fixed(c.worstTimeError * 1000, 3)) ms, intensity \(fixed(c.worstIntensityError, 4)), sharpness \(fixed(c.worstSharpnessError, 4))
+        continuous intensity: RMS \(fixed(c.envelopeRMS, 4)), worst \(fixed(c.envelopeWorst, 4)) over \(c.envelopeSamples) ms where either plays
+        """
+    }
+}
