@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test check-install check-deb check-example eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -30,6 +30,12 @@ test: deps
 # and fails on a broken sound (scripts/check-example.sh).
 check-example: deps
 	scripts/check-example.sh
+
+# The Android helper (Integrations/Android): compiled with javac against stand-ins of the SDK
+# classes it calls, its JVM tests run on the .android.json files the tool writes for Corpus/
+# (scripts/check-android.sh; installs a JDK with apt-get if javac is missing).
+check-android: build
+	scripts/check-android.sh .build/$(CONFIG)/tactus
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps
