@@ -20,13 +20,15 @@ public struct PeakPicker: TunablePart {
                 help: "The level after the peak must exceed the quietest level in the rise window by this much.")
     public static let riseWindowMs = ParameterDescriptor.number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level.")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
-                help: "Refuse an onset whose first 40 ms stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
+                help: "Refuse an onset whose first swellAttackMs stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
+    public static let swellAttackMs = ParameterDescriptor.number("swellAttackMs", 10...500, default: 50, unit: "ms",
+                help: "Span after an onset within which an attack comes within swellDb of the swell's loudest level (an explosion building for 50 ms is still an attack).")
     public static let relativeGateDb = ParameterDescriptor.number("relativeGateDb", 10...120, default: 40, unit: "dB",
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, swellDb, swellWindowMs, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -57,7 +59,7 @@ public struct PeakPicker: TunablePart {
         absoluteFloorDb = Float(parameters.number(Self.absoluteFloorDb))
         swellDb = Float(parameters.number(Self.swellDb))
         swellWindow = max(1, frames(Self.swellWindowMs))
-        attackFrames = max(1, Int((0.04 / geometry.hopSeconds).rounded()))
+        attackFrames = max(1, frames(Self.swellAttackMs))
         lookahead = max(postMax, postMedian, 2)
     }
 

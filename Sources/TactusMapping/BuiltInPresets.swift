@@ -23,7 +23,6 @@ enum BuiltInPresets {
     "lagMs": 10
   },
   "peaks": {
-    "delta": 3,
     "preMaxMs": 30,
     "postMaxMs": 30,
     "preMedianMs": 150,
@@ -71,7 +70,7 @@ enum BuiltInPresets {
       "gamma": 1,
       "maxIntensity": 0.8,
       "attackMs": 5,
-      "releaseMs": 20,
+      "releaseMs": 10,
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
@@ -99,8 +98,7 @@ enum BuiltInPresets {
   "extends": "default",
   "description": "Voices and grunts: a gentle body that follows syllables, light transients only on strong word starts.",
   "peaks": {
-    "delta": 5,
-    "minIntervalMs": 150
+    "minIntervalMs": 80
   },
   "mapping": {
     "transients": {
@@ -108,10 +106,7 @@ enum BuiltInPresets {
       "maxIntensity": 0.5
     },
     "intensity": {
-      "floorDb": -40,
       "maxIntensity": 0.5,
-      "attackMs": 10,
-      "releaseMs": 50,
       "mergeGapMs": 120
     },
     "sharpness": {
@@ -135,13 +130,13 @@ enum BuiltInPresets {
   },
   "mapping": {
     "transients": {
-      "minIntensity": 0.5
+      "minIntensity": 0.5,
+      "lowOctaves": 6.5,
+      "highOctaves": 11.5
     },
     "intensity": {
       "floorDb": -60,
       "maxIntensity": 1,
-      "gamma": 0.8,
-      "releaseMs": 80,
       "mergeGapMs": 200
     },
     "sharpness": {
@@ -159,9 +154,6 @@ enum BuiltInPresets {
   "name": "impacts",
   "extends": "default",
   "description": "Hits, punches, gunshots: crisp strong transients, a short tight body, brighter sharpness.",
-  "peaks": {
-    "minIntervalMs": 50
-  },
   "mapping": {
     "transients": {
       "minIntensity": 0.45,
@@ -169,8 +161,6 @@ enum BuiltInPresets {
     },
     "intensity": {
       "maxIntensity": 0.7,
-      "floorDb": -40,
-      "releaseMs": 10,
       "minRegionMs": 40
     },
     "sharpness": {
@@ -200,7 +190,6 @@ enum BuiltInPresets {
       "floorDb": -45,
       "gamma": 0.8,
       "maxIntensity": 0.7,
-      "releaseMs": 60,
       "minRegionMs": 100,
       "mergeGapMs": 250,
       "tolerance": 0.02
@@ -216,7 +205,6 @@ enum BuiltInPresets {
   "extends": "default",
   "description": "Clicks, taps, toggles: light precise transients only, no continuous buzz; absolute levels so a soft tick stays soft.",
   "peaks": {
-    "minIntervalMs": 30,
     "relativeGateDb": 30
   },
   "mapping": {

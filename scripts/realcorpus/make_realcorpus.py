@@ -20,7 +20,10 @@ encoding). Internal attacks of a one-shot (a latch then a slam, a coin's second 
 onsets too: in the stem's 10 ms RMS envelope, a block within 20 dB of the stem's peak that
 rises at least 15 dB above the quietest of the 50 ms before it, at least 100 ms after the
 previous onset (a new sound a designer would want a transient on, not the grain of one);
-its onset is the first sample of those 50 ms whose amplitude exceeds the quiet level by 6 dB.
+its onset is where the power over the trailing 0.5 ms last climbs past the quiet level + 6 dB
+between the quietest of those blocks and the rise (searching from the quietest block, not from
+the start of the 50 ms, where the previous sound may still be decaying above that level; and
+the last climb, not a blip of the trough's noise that falls back).
 
 Split: each one-shot belongs to `dev` or `heldout` by a hash of package and path, so no
 sound is in both. Mixtures of each split use only that split's one-shots.
@@ -58,7 +61,8 @@ CATEGORIES = [
     ("glass", r"glass|shatter|crystal|breakwin"),
     ("footstep", r"footst|/step|step[0-9_]|walk"),
     ("door", r"door|gate|hatch"),
-    ("coin", r"coin|pickup|bonus|collect|powerup|power_up|/items/|gem|money|reward|cash"),
+    ("coin", r"coin|bonus|collect|gem|money|reward|cash"),
+    ("powerup", r"pickup|powerup|power_up|/items/"),
     ("bell", r"bell|ding|chime|gong"),
     ("click", r"click|button|menu|select|tick|beep|toggle|switch|/ui/"),
     ("whoosh", r"whoosh|swoosh|woosh|swing|swish|whip|fly|throw"),
@@ -163,13 +167,20 @@ def attacks(stem: np.ndarray, rate: int) -> list[int]:
     level = 20 * np.log10(rms)
     peak = level.max()
     found = [first]
+    # Power over the trailing 0.5 ms at every sample, to find where a rise leaves its trough.
+    short = max(1, int(0.0005 * rate))
+    power = np.convolve(stem.astype(np.float64) ** 2, np.ones(short) / short)[: len(stem)]
     for k in range(5, count):
         quiet = level[k - 5:k].min()
         if level[k] < peak - 20 or level[k] - quiet < 15 or k * block - found[-1] < 0.1 * rate:
             continue
-        window = stem[(k - 5) * block:(k + 1) * block]
-        above = np.abs(window) > 10 ** ((quiet + 6) / 20)
-        found.append((k - 5) * block + int(np.argmax(above)))
+        # The rise that reaches block k: from the quietest block on (before it, the previous
+        # sound may still be decaying), the last time the power climbs past quiet + 6 dB (a
+        # blip of the trough's noise that falls back is not the attack).
+        trough = (k - 5 + int(np.argmin(level[k - 5:k]))) * block
+        above = power[trough:(k + 1) * block] > 10 ** ((quiet + 6) / 10)
+        crossings = np.flatnonzero(above[1:] & ~above[:-1]) + 1
+        found.append(trough + (int(crossings[-1]) if len(crossings) else 0))
     return found
 
 
@@ -215,6 +226,14 @@ def snr_scale(signal: np.ndarray, noise: np.ndarray, onsets: list[float], rate: 
     return float(np.sqrt(power / (np.mean(noise ** 2) * 10 ** (snr_db / 10))))
 
 
+def local_snr(signal: np.ndarray, bed: np.ndarray, onset: float, rate: int) -> float:
+    """One onset's own SNR (dB): the power of the hits over the 100 ms after it against the
+    bed's power over the same 100 ms (the condition's `snrDb` is a mean over all onsets, so
+    the softer hits of a mixture stand lower than it)."""
+    span = slice(int(onset * rate), int(onset * rate) + int(0.1 * rate))
+    return float(10 * np.log10((np.mean(signal[span] ** 2) + 1e-20) / (np.mean(bed[span] ** 2) + 1e-20)))
+
+
 def write(path: Path, mix: np.ndarray, rate: int, file_format: tuple[str, str]) -> None:
     container, subtype = file_format
     peak = np.max(np.abs(mix))
@@ -227,6 +246,9 @@ def write(path: Path, mix: np.ndarray, rate: int, file_format: tuple[str, str]) 
 def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> list[dict]:
     folder = out / split
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.iterdir():  # files of an earlier run whose names this run may not reuse
+        if stale.suffix in (".json", ".wav", ".flac", ".ogg", ".mp3"):
+            stale.unlink()
     usable = [s for s in shots if s["category"] not in ("texture", "speech", "other")]
     files = []
 
@@ -278,8 +300,10 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
                     extra["ambience"] = f'{source["package"]}:{source["path"]}'
                 fade = int(0.25 * rate)
                 bed[:fade] *= np.linspace(0, 1, fade)
-                mix = mix + bed * snr_scale(mix, bed, onsets, rate, snr)
+                bed = bed * snr_scale(mix, bed, onsets, rate, snr)
                 extra["snrDb"] = snr
+                extra["onsetSnrDb"] = [round(local_snr(mix, bed, t, rate), 2) for t in onsets]
+                mix = mix + bed
             if condition == "reverb":
                 decay = int(0.8 * rate)
                 tail = g.standard_normal(decay) * np.exp(-np.arange(decay) / (0.25 * rate)) * 0.05
