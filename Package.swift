@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
-        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusTestSupport"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusHaptic", "TactusTestSupport"]),
     ]
 )

@@ -1,21 +1,45 @@
 import Foundation
 import TactusAHAP
 import TactusCore
+import TactusHaptic
 import TactusPreview
 import XCTest
 
-/// AHAPs written by others (Apple's sample patterns, Lofelt's and Meta's converters), from the
-/// development set beside the repository (`../shared/external-haptics`, see its README): each
-/// validates with no error Core Haptics would not raise, and previews.
+/// AHAPs written by others (Apple's sample patterns, Lofelt's and Meta's converters) and
+/// `.haptic` files exported by Lofelt Studio, from the development set beside the repository
+/// (`../shared/external-haptics`, see its README): each validates with no error its own player
+/// would not raise, and previews.
 final class ExternalPatternTests: XCTestCase {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/external-haptics/ahap")
 
-    private func patterns() throws -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []
-        let ahaps = names.filter { $0.hasSuffix(".ahap") }.sorted().map { Self.folder.appendingPathComponent($0) }
-        if ahaps.isEmpty { throw XCTSkip("no external AHAPs at \(Self.folder.path) (the development set is not beside the repository)") }
-        return ahaps
+    private func patterns() throws -> [URL] { try files("ahap", in: Self.folder) }
+
+    /// The development set's files ending in `.<kind>` in `folder`; skips where there are none.
+    private func files(_ kind: String, in folder: URL) throws -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let found = names.filter { $0.hasSuffix("." + kind) }.sorted().map { folder.appendingPathComponent($0) }
+        if found.isEmpty { throw XCTSkip("no external .\(kind) files at \(folder.path) (the development set is not beside the repository)") }
+        return found
+    }
+
+    /// Lofelt Studio's exports pass the rules of Meta's legacy reader (what Haptics Studio loads
+    /// files with): no errors; the frequency breakpoints past the amplitude envelope that 23 of
+    /// them have are warnings (Meta's Strict mode refuses them). Each previews.
+    func testOthersHapticFilesValidateAndPreview() throws {
+        let hapticFiles = try files("haptic", in: Self.folder.deletingLastPathComponent().appendingPathComponent("haptic"))
+        XCTAssertGreaterThanOrEqual(hapticFiles.count, 5)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("external-haptic-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var warned = 0
+        for file in hapticFiles {
+            let findings = HapticFileFormat().validate(try Data(contentsOf: file), baseDirectory: nil)
+            XCTAssertEqual(findings.filter { $0.severity == .error }, [], file.lastPathComponent)
+            if !findings.isEmpty { warned += 1 }
+            let summary = try PreviewRenderer.render(ahap: file, format: HapticFileFormat(), into: out, log: CommittedFiles())
+            XCTAssertTrue(FileManager.default.fileExists(atPath: summary.page.path), file.lastPathComponent)
+        }
+        XCTAssertEqual(warned, 23, "the files whose frequency envelope outlasts the amplitude one")
     }
 
     func testOthersPatternsValidateWithoutErrors() throws {
