@@ -202,7 +202,12 @@ public struct Converter {
         defer { staged.forEach { $0.discard() } }
         var outputs: [FormatOutput] = []
         for (format, file) in zip(formats, staged) {
-            let bytes = try file.write { try format.write(track, context: context, to: $0) }
+            let bytes: Int
+            do { bytes = try file.write { try format.write(track, context: context, to: $0) } } catch let error as FileError {
+                throw error
+            } catch {
+                throw FileError(file: file.destination.path, reason: "cannot be written as \(type(of: format).id): \(error)")
+            }
             outputs.append(FormatOutput(formatID: type(of: format).id, url: file.destination, bytes: bytes))
         }
         try beforeCommit()

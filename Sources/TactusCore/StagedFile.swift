@@ -36,29 +36,34 @@ public struct StagedFile {
 
     /// Writes text as `produce` hands it over, in 64 KB blocks, so a large output is never
     /// held whole in memory. Returns the number of bytes written.
+    /// - Throws: a `FileError` naming the destination when the file system fails; whatever
+    ///   `produce` throws (a format refusing what it cannot express), unchanged. Either way
+    ///   the temporary file is removed.
     @discardableResult
     public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
         var written = 0
         do {
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
                   let handle = FileHandle(forWritingAtPath: temporary.path) else {
-                throw FileError(file: temporary.path, reason: "cannot be created")
+                throw failure("cannot be created")
             }
             defer { try? handle.close() }
+            func flush(_ buffer: Data) throws {
+                do { try handle.write(contentsOf: buffer) } catch { throw failure(FileErrorReason.describe(error)) }
+                written += buffer.count
+            }
             var buffer = Data()
             try produce { piece in
                 buffer.append(contentsOf: piece.utf8)
                 if buffer.count >= 1 << 16 {
-                    try handle.write(contentsOf: buffer)
-                    written += buffer.count
+                    try flush(buffer)
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            try handle.write(contentsOf: buffer)
-            written += buffer.count
+            try flush(buffer)
         } catch {
             discard()
-            throw failure((error as? FileError)?.reason ?? FileErrorReason.describe(error))
+            throw error
         }
         return written
     }

@@ -45,6 +45,8 @@ struct HapticFileReader {
     static let metadataStrings = ["editor", "author", "source", "project", "description"]
     /// Largest magnitude the readers' 32-bit floats hold.
     static let float32Max = Double(Float.greatestFiniteMagnitude)
+    /// Latest breakpoint time the other formats can hold, seconds (AHAP's writer stops at 10⁸ s).
+    static let translatableSeconds = 1e8
 
     private(set) var diagnostics: [FormatDiagnostic] = []
 
@@ -227,6 +229,9 @@ struct HapticFileReader {
                 error("timeOutOfOrder", place + ".time", "\(JSONText.shortest(breakpoint.time)) s comes before the previous breakpoint's \(JSONText.shortest(previous)) s")
             }
             previous = max(previous, breakpoint.time)
+            if breakpoint.time > Self.translatableSeconds {
+                warning("timeBeyondTranslation", place + ".time", "\(JSONText.shortest(breakpoint.time)) s: players read it, but Tactus translates and previews patterns of up to \(JSONText.shortest(Self.translatableSeconds)) s")
+            }
             if let emphasis = breakpoint.emphasis {
                 unit(emphasis.amplitude, place + ".emphasis.amplitude")
                 unit(emphasis.frequency, place + ".emphasis.frequency")

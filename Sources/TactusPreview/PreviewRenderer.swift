@@ -131,11 +131,14 @@ public enum PreviewRenderer {
     private static func readPattern(_ file: URL, _ format: any HapticReadableFormat) throws -> (AHAPDocument, [FormatDiagnostic]) {
         let data = try InputFile.contents(of: file, maxBytes: AHAPLimits.maxFileBytes)
         let kind = type(of: format).fileExtension
+        let imported: ImportedHaptics
+        do { imported = try format.read(data) } catch {
+            throw FileError(file: file.path, reason: "is not a valid \(kind) file: \(error)", hint: "check it with tactus validate")
+        }
         do {
-            let imported = try format.read(data)
             return (try AHAPWriter().document(for: imported.track), format.validate(data, baseDirectory: nil))
         } catch {
-            throw FileError(file: file.path, reason: "is not a valid \(kind) file: \(error)", hint: "check it with tactus validate")
+            throw FileError(file: file.path, reason: "cannot be previewed: \(error)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import TactusAHAP
 import TactusAnalysis
@@ -11,6 +12,30 @@ final class RobustnessFuzzRegressionTests: XCTestCase {
     /// position run past the samples it held, and compacting its buffer trapped.
     func testHopLongerThanTheWindowRuns() throws {
         try assertPresetRuns(#"{"schemaVersion": 1, "stft": {"windowMs": 5, "hopMs": 50}}"#)
+    }
+
+    /// FuzzHaptic: a `.haptic` breakpoint at 8.9 × 10²⁷ s reads (players accept any 32-bit
+    /// float), but no other format can hold it. `convert` used to blame the disk ("cannot write
+    /// huge.ahap: The operation could not be completed … check the output folder's free
+    /// space") and `preview` called the file invalid while `validate` passed it. Now: one line
+    /// saying which format cannot hold it, no output, and a warning from `validate`.
+    func testAHapticFileBeyondEveryOtherFormatIsRefusedInOneLine() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.haptic")
+        try Data(#"{"version": {"major": 1, "minor": 0, "patch": 0}, "signals": {"continuous": {"envelopes": {"amplitude": [{"time": 0, "amplitude": 1}, {"time": 8.88e27, "amplitude": 0}]}}}}"#.utf8).write(to: file)
+        let out = folder.appendingPathComponent("out")
+        let convert = try CLIRunner.run(["convert", file.path, "-o", out.path, "--format", "ahap,haptic,android"])
+        XCTAssertEqual(convert.status, 1)
+        XCTAssertEqual(convert.stderrLines, ["tactus: \(file.path): cannot be written as ahap: non-finite or out-of-range number at regions[0]"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [], "nothing written")
+        let validate = try CLIRunner.run(["validate", file.path])
+        XCTAssertEqual(validate.status, 0)
+        XCTAssertTrue(validate.stdout.contains("warning: signals.continuous.envelopes.amplitude[1].time"), validate.stdout)
+        let preview = try CLIRunner.run(["preview", file.path, "-o", folder.appendingPathComponent("preview").path])
+        XCTAssertEqual(preview.status, 1)
+        XCTAssertEqual(preview.stderrLines.count, 1, preview.stderr)
+        XCTAssertTrue(preview.stderr.contains("cannot be previewed"), preview.stderr)
     }
 
     /// FuzzPreset's property: a preset that resolves analyses a sound, maps it and writes an
