@@ -8,7 +8,7 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Compare what two haptic files play (AHAP, .haptic), e.g. a translation with its original.",
         discussion: """
-        Both files are read as they play: an AHAP through the pattern evaluator (event intensity times its controls), a .haptic through the square-root law between amplitude and felt intensity. Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled).
+        Both files are read as they play: an AHAP through the pattern evaluator (event intensity times its controls), a .haptic through the square-root law between amplitude and felt intensity. Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond (coarser beyond about 2.8 hours) where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled).
         Exits 1 when a transient is lost or added, or an error exceeds its limit.
 
         Examples:
@@ -63,7 +63,7 @@ struct Compare: ParsableCommand {
         return """
         transients: \(c.pairedTransients) paired of \(c.referenceTransients) (reference) and \(c.candidateTransients) (candidate); \
         worst time \(fixed(c.worstTimeError * 1000, 3)) ms, intensity \(fixed(c.worstIntensityError, 4)), sharpness \(fixed(c.worstSharpnessError, 4))
-        continuous intensity: RMS \(fixed(c.envelopeRMS, 4)), worst \(fixed(c.envelopeWorst, 4)) over \(c.envelopeSamples) ms where either plays
+        continuous intensity: RMS \(fixed(c.envelopeRMS, 4)), worst \(fixed(c.envelopeWorst, 4)) at \(c.envelopeSamples) instants \(JSONText.shortest(c.envelopeStep * 1000)) ms apart where either plays
         """
     }
 }

@@ -17,8 +17,11 @@ import TactusCore
 public struct PlaybackComparison: Equatable, Sendable {
     /// Largest time between paired transients for them to count as the same one, seconds.
     public static let matchWindow = 0.05
-    /// Grid of the envelope comparison, seconds.
+    /// Grid of the envelope comparison, seconds: every millisecond, or coarser where the spans
+    /// compared add up to more than `maxSamples` of them (about 2.8 hours), so any file
+    /// compares in bounded time.
     public static let step = 0.001
+    public static let maxSamples = 10_000_000
 
     public var referenceTransients: Int
     public var candidateTransients: Int
@@ -32,6 +35,8 @@ public struct PlaybackComparison: Equatable, Sendable {
     public var worstSharpnessError: Double
     /// Instants compared on the envelope grid.
     public var envelopeSamples: Int
+    /// Their spacing, seconds: `step`, or coarser for very long files.
+    public var envelopeStep: Double
     /// Root mean square of the continuous intensity difference (0 when neither plays one).
     public var envelopeRMS: Double
     /// Largest absolute continuous intensity difference on the grid.
@@ -48,14 +53,18 @@ public struct PlaybackComparison: Equatable, Sendable {
         referenceTransients = reference.transients.count
         candidateTransients = candidate.transients.count
         (pairedTransients, worstTimeError, worstIntensityError, worstSharpnessError) = (0, 0, 0, 0)
-        var used = [Bool](repeating: false, count: candidate.transients.count)
-        for transient in reference.transients {
-            let nearest = candidate.transients.indices
-                .filter { !used[$0] && abs(candidate.transients[$0].time - transient.time) <= Self.matchWindow }
-                .min { abs(candidate.transients[$0].time - transient.time) < abs(candidate.transients[$1].time - transient.time) }
+        // Both lists sorted by time: each reference transient looks only at the candidates
+        // within the window (a binary search away), so big patterns pair in n log n.
+        let candidates = candidate.transients.sorted { $0.time < $1.time }
+        var used = [Bool](repeating: false, count: candidates.count)
+        for transient in reference.transients.sorted(by: { $0.time < $1.time }) {
+            let first = candidates.partitioningIndex { $0.time >= transient.time - Self.matchWindow }
+            let end = candidates.partitioningIndex { $0.time > transient.time + Self.matchWindow }
+            let nearest = (first..<end).filter { !used[$0] }
+                .min { abs(candidates[$0].time - transient.time) < abs(candidates[$1].time - transient.time) }
             guard let nearest else { continue }
             used[nearest] = true
-            let match = candidate.transients[nearest]
+            let match = candidates[nearest]
             pairedTransients += 1
             worstTimeError = max(worstTimeError, abs(match.time - transient.time))
             worstIntensityError = max(worstIntensityError, abs(match.intensity - transient.intensity))
@@ -67,12 +76,14 @@ public struct PlaybackComparison: Equatable, Sendable {
             let after = masked.partitioningIndex { $0.lowerBound > t }
             return transientMask > 0 && after > 0 && masked[after - 1].contains(t)
         }
-        let played = (reference.regions + candidate.regions).filter { $0.end > $0.start }.map { $0.start...$0.end }
+        let played = Self.union((reference.regions + candidate.regions).filter { $0.end > $0.start }.map { $0.start...$0.end })
+        let total = played.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
+        let step = max(Self.step, total / Double(Self.maxSamples))
         var (samples, squares, worst) = (0, 0.0, 0.0)
-        for span in Self.union(played) {
-            let count = Int(((span.upperBound - span.lowerBound) / Self.step).rounded(.down))
+        for span in played {
+            let count = Int(((span.upperBound - span.lowerBound) / step).rounded(.down))
             for k in 0...count {
-                let t = span.lowerBound + Double(k) * Self.step
+                let t = span.lowerBound + Double(k) * step
                 if isMasked(t) { continue }
                 let difference = reference.continuousIntensity(at: t) - candidate.continuousIntensity(at: t)
                 samples += 1
@@ -81,6 +92,7 @@ public struct PlaybackComparison: Equatable, Sendable {
             }
         }
         envelopeSamples = samples
+        envelopeStep = step
         envelopeRMS = samples > 0 ? (squares / Double(samples)).squareRoot() : 0
         envelopeWorst = worst
     }
