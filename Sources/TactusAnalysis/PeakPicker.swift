@@ -19,6 +19,10 @@ public struct PeakPicker: TunablePart {
     public static let minRiseDb = ParameterDescriptor.number("minRiseDb", 0...40, default: 2, unit: "dB",
                 help: "The level after the peak must exceed the quietest level in the rise window by this much.")
     public static let riseWindowMs = ParameterDescriptor.number("riseWindowMs", 10...1000, default: 80, unit: "ms", help: "Span before the peak searched for its quietest level.")
+    public static let weakRiseDb = ParameterDescriptor.number("weakRiseDb", 0...60, default: 6, unit: "dB",
+                help: "Level rise (as for minRiseDb) a weak peak needs, one whose novelty is under strongFactor × its threshold: grain, flutter and noise beds make weak peaks without a new sound; 0 = off.")
+    public static let strongFactor = ParameterDescriptor.number("strongFactor", 1...100, default: 2,
+                help: "A peak whose novelty reaches this many times its threshold needs only minRiseDb (a note change or a fast roll may barely change the level).")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
                 help: "Refuse an onset whose first swellAttackMs stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
@@ -28,12 +32,14 @@ public struct PeakPicker: TunablePart {
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
     let minInterval: Double
     let minRiseDb: Float
+    let weakRiseDb: Float
+    let strongFactor: Float
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
@@ -48,6 +54,8 @@ public struct PeakPicker: TunablePart {
             Int((parameters.number(descriptor) / 1000 / geometry.hopSeconds).rounded())
         }
         delta = Float(parameters.number(Self.delta))
+        weakRiseDb = Float(parameters.number(Self.weakRiseDb))
+        strongFactor = Float(parameters.number(Self.strongFactor))
         preMax = frames(Self.preMaxMs)
         postMax = frames(Self.postMaxMs)
         preMedian = max(1, frames(Self.preMedianMs))
@@ -70,13 +78,17 @@ public struct PeakPicker: TunablePart {
         MovingMedian(before: preMedian, after: postMedian)
     }
 
-    /// Whether frame `m` is an onset candidate, given its threshold. `levels` are frame levels in dB.
+    /// Whether frame `m` is an onset candidate, given its threshold (local median + `delta`):
+    /// a local maximum of the novelty that clears the threshold and whose level rises by
+    /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold.
+    /// `levels` are frame levels in dB.
     func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float]) -> Bool {
         let value = novelty[m]
         guard value > 0, value >= threshold else { return false }
         let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
         for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
-        return rise(at: m, levels: levels) >= minRiseDb
+        let rise = rise(at: m, levels: levels)
+        return rise >= minRiseDb && (value >= strongFactor * threshold || rise >= weakRiseDb)
     }
 
     /// Level gained at frame `m`: the loudest of the next few frames over the quietest before
