@@ -44,7 +44,7 @@ let package = Package(
         // STFT on FFTW, analyzers, peak picking.
         .target(name: "TactusAnalysis", dependencies: ["CFFTW", "TactusCore"]),
         // Presets and the mapping from features to a HapticTrack.
-        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP"]),
+        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP", "TactusHaptic", "TactusAndroid"]),
         // Pipeline, registry, batch: the library users import.
         .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).

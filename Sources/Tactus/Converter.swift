@@ -43,7 +43,8 @@ public struct ConversionResult {
 /// the haptics' audio holds exactly the samples that were analysed.
 public struct Converter {
     public let preset: ResolvedPreset
-    /// The formats written for every input, in this order (output names `<stem>.<extension>`).
+    /// The formats written for every input, in this order (output names `<stem>.<extension>`),
+    /// each with the preset's parameters for it (`format.<id>`; `HapticFormats.configured`).
     public let formats: [any HapticFormat]
     /// Where every committed output is recorded, to be synced to disk by the caller.
     public let log: CommittedFiles
@@ -55,7 +56,7 @@ public struct Converter {
     public init(preset: ResolvedPreset, formats: [any HapticFormat] = [AHAPFormat()], log: CommittedFiles) {
         precondition(!formats.isEmpty, "a conversion writes at least one format")
         self.preset = preset
-        self.formats = formats
+        self.formats = formats.map { HapticFormats.configured($0, for: preset) }
         self.log = log
         provenance = PresetProvenance(preset: preset)
     }

@@ -9,14 +9,8 @@ import TactusHaptic
 /// readable ones whose files `convert` translates and `validate`/`preview` check — a static
 /// table of the built-in ones plus any a library user registers (no dynamic loading).
 public enum HapticFormats {
-    /// The built-in formats. A new built-in format is one line here.
-    private static let registry = PartRegistry<any HapticFormat.Type>(
-        builtIn: [
-            AHAPFormat.self,
-            HapticFileFormat.self,
-            AndroidFormat.self,
-        ],
-        id: { $0.id })
+    /// The built-in formats (`BuiltInFormats.all`: a new built-in format is one line there).
+    private static let registry = PartRegistry<any HapticFormat.Type>(builtIn: BuiltInFormats.all, id: { $0.id })
 
     public static var builtIn: [any HapticFormat.Type] { registry.builtIn }
 
@@ -24,6 +18,15 @@ public enum HapticFormats {
     /// - Throws: `FormatSelectionError` for an unknown id.
     public static func select(for preset: ResolvedPreset) throws -> [any HapticFormat] {
         try select([preset.parameters(OutputSettings.id).choice(OutputSettings.formats)])
+    }
+
+    /// `format` made anew with `preset`'s section for it (`format.<id>`), as every `Converter`
+    /// makes its formats: presets and `--set format.android.stepMs=5` tune the built-in formats.
+    /// Formats without a section (no parameters, or registered by a library user) are kept.
+    public static func configured(_ format: any HapticFormat, for preset: ResolvedPreset) -> any HapticFormat {
+        let type = Swift.type(of: format)
+        guard let parameters = preset.sections[BuiltInFormats.sectionPath(type)] else { return format }
+        return type.init(parameters: parameters)
     }
 
     /// Every selectable format: built-in first, then registered ones.

@@ -7,7 +7,7 @@ import Foundation
 /// re-analyses audio, and every format written from one analysis describes the same haptics.
 /// Adding a format is one new type conforming to this protocol (or to
 /// `HapticReadableFormat`, if files in it can be imported) plus one registration: a line in
-/// the built-in list of the `Tactus` module's `HapticFormats`, or `HapticFormats.register`
+/// `BuiltInFormats.all` (TactusMapping), or `HapticFormats.register`
 /// from your own code.
 ///
 /// Output must be deterministic: the same track and context give the same bytes.

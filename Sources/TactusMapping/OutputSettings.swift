@@ -1,4 +1,7 @@
+import TactusAHAP
+import TactusAndroid
 import TactusCore
+import TactusHaptic
 
 /// Which haptic formats are written, and how the paired audio is.
 public enum OutputSettings: TunablePart {
@@ -12,4 +15,13 @@ public enum OutputSettings: TunablePart {
     public static let useVolumeEnvelope = ParameterDescriptor.flag("useVolumeEnvelope", default: false,
               help: "EventWaveformUseVolumeEnvelope: Core Haptics' fade in/out of the audio. Off by default: a fade softens the very attack the haptics match.")
     public static let parameters: [ParameterDescriptor] = [formats, pairAudio, audioVolume, useVolumeEnvelope]
+}
+
+/// The haptic formats Tactus ships, in the order `--format` lists them. Presets tune the ones
+/// that declare parameters, each in its own section `format.<id>` (`--set format.android.stepMs=5`).
+public enum BuiltInFormats {
+    public static let all: [any HapticFormat.Type] = [AHAPFormat.self, HapticFileFormat.self, AndroidFormat.self]
+
+    /// The preset section holding `format`'s parameters.
+    public static func sectionPath(_ format: any HapticFormat.Type) -> String { "format." + format.id }
 }

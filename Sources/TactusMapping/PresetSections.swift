@@ -28,7 +28,9 @@ public enum PresetSections {
         fixed(IntensitySettings.self),
         fixed(SharpnessSettings.self),
         fixed(OutputSettings.self),
-    ]
+    ] + BuiltInFormats.all.filter { !$0.parameters.isEmpty }.map { format in
+        Section(path: BuiltInFormats.sectionPath(format), summary: format.summary, descriptors: { _ in format.parameters })
+    }
 
     public static func named(_ path: String) -> Section? {
         all.first { $0.path == path }

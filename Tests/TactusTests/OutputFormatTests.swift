@@ -73,6 +73,35 @@ final class OutputFormatTests: XCTestCase {
 
     /// The batch writes, tracks and checks every format: a rerun is up to date, and asking
     /// for another set of formats reconverts and removes what is no longer wanted.
+    /// Presets and `--set` tune the built-in formats (`format.<id>`): the Android waveform's
+    /// grid follows `format.android.stepMs`, AHAP's transient ramps `format.ahap.rampMs`; a
+    /// value out of range is a usage error naming the key; a registered format keeps its own.
+    func testPresetsTuneTheBuiltInFormats() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sound = Corpus.root.appendingPathComponent("clean/coin_pickup.wav")
+        func waveformSegments(_ overrides: [String]) throws -> Int {
+            let converter = Converter(preset: try shippedPreset(overrides: overrides), formats: try HapticFormats.select(["android"]),
+                                      log: CommittedFiles())
+            let out = folder.appendingPathComponent(UUID().uuidString)
+            let json = try JSONReader.parse(Data(contentsOf: try converter.convert(sound, to: out).output("android")!))
+            guard case .array(let timings)? = json["waveform"]?["timings"] else { throw XCTSkip("no waveform") }
+            return timings.count
+        }
+        XCTAssertGreaterThan(try waveformSegments(["format.android.stepMs=2"]), try waveformSegments([]), "a finer grid, more segments")
+
+        let ahap = try Converter(preset: try shippedPreset(overrides: ["format.ahap.rampMs=3"]), formats: [AHAPFormat()], log: CommittedFiles())
+            .formats.first as? AHAPFormat
+        XCTAssertEqual(ahap?.rampDuration, 0.003)
+        let refused = try CLIRunner.run(["convert", sound.path, "-o", folder.path, "--set", "format.ahap.rampMs=0.5"])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.stderr.contains("format.ahap.rampMs = 0.5 is outside 1…1000"), refused.stderr)
+
+        let own = TransientListFormat(parameters: try ParameterSet(TransientListFormat.parameters, ["decimals": .number(5)]))
+        let kept = Converter(preset: try shippedPreset(), formats: [own], log: CommittedFiles()).formats.first as? TransientListFormat
+        XCTAssertEqual(kept?.decimals, 5)
+    }
+
     func testBatchTracksOutputsPerFormat() throws {
         let fixture = BatchFixture()
         defer { fixture.remove() }
