@@ -47,8 +47,11 @@ public struct PlaybackComparison: Equatable, Sendable {
         pairedTransients == referenceTransients && pairedTransients == candidateTransients
     }
 
-    /// - Parameter transientMask: seconds either side of each transient left out of the
-    ///   envelope comparison (0: none).
+    /// - Parameters:
+    ///   - reference: what the original plays.
+    ///   - candidate: what the file compared with it plays (a translation, a round trip).
+    ///   - transientMask: seconds either side of each transient left out of the envelope
+    ///     comparison (0: none).
     public init(reference: HapticTrack, candidate: HapticTrack, transientMask: Double = 0) {
         referenceTransients = reference.transients.count
         candidateTransients = candidate.transients.count
