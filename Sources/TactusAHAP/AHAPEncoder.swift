@@ -92,19 +92,11 @@ public struct AHAPEncoder: Sendable {
             out += "    {\n      \"Event\": {\n"
             appendEventFields(event, to: &out, &fields)
         case .parameter(let parameter):
-            out += "    {\n      \"Parameter\": {\n"
-            fields.start("ParameterID", in: &out)
-            JSONText.appendQuoted(parameter.parameterID, to: &out)
-            fields.start("Time", in: &out)
-            appendTime(parameter.time, to: &out)
+            appendParameterOpening("Parameter", id: parameter.parameterID, time: parameter.time, to: &out, &fields)
             fields.start("ParameterValue", in: &out)
             appendValue(parameter.value, to: &out)
         case .curve(let curve):
-            out += "    {\n      \"ParameterCurve\": {\n"
-            fields.start("ParameterID", in: &out)
-            JSONText.appendQuoted(curve.parameterID, to: &out)
-            fields.start("Time", in: &out)
-            appendTime(curve.time, to: &out)
+            appendParameterOpening("ParameterCurve", id: curve.parameterID, time: curve.time, to: &out, &fields)
             fields.start("ParameterCurveControlPoints", in: &out)
             appendCompactArray(curve.controlPoints, to: &out) { point, out in
                 out += "{ \"Time\": "
@@ -115,6 +107,19 @@ public struct AHAPEncoder: Sendable {
             }
         }
         out += "\n      }\n    }"
+    }
+
+    /// The start of a dynamic parameter or a parameter curve: the element's name, then its
+    /// `ParameterID` and `Time` fields.
+    private static func appendParameterOpening(_ name: String, id: String, time: Double, to out: inout String,
+                                               _ fields: inout FieldList) {
+        out += "    {\n      \""
+        out += name
+        out += "\": {\n"
+        fields.start("ParameterID", in: &out)
+        JSONText.appendQuoted(id, to: &out)
+        fields.start("Time", in: &out)
+        appendTime(time, to: &out)
     }
 
     private static func appendEventFields(_ event: AHAPEvent, to out: inout String, _ fields: inout FieldList) {
