@@ -121,12 +121,15 @@ public struct Converter {
             writer = try WAVWriter(url: audioOutput.temporary, sampleRate: Int(reader.format.sampleRate),
                                    channels: reader.format.channels, format: sampleFormat)
         }
-        let analysis = try analyse(reader, copyingTo: writer)
+        var analysis = try analyse(reader, copyingTo: writer)
         try writer?.close()
         if case .copy = pairing, let audioOutput {
             try FileCopy.stream(from: input, to: audioOutput.temporary)
         }
 
+        // Only what the mapper reads is kept through mapping and writing: the onset novelty
+        // and thresholds of an hour of audio are megabytes of the peak memory.
+        analysis.features = analysis.features.filter { HapticMapper.inputs.contains($0.key) }
         let track = preset.mapper().map(analysis)
         let context = HapticWriteContext(
             pairedAudio: pairing.audioName.map {
