@@ -82,94 +82,27 @@ struct DCBlocker {
 
     /// Whole groups: per group the differences, a two-step prefix scan with the pole (each
     /// sample gathers the three before it), then the previous group's last output carried
-    /// in. Four groups at a time are transposed so that every in-group step is one vector
-    /// operation across the groups, leaving only the carry chain from group to group scalar;
-    /// the arithmetic, operation by operation, is that of `filterGroup`, so the output does not
-    /// depend on how many groups a call gets. The state stays in locals for the loop: kept in
-    /// `self`, every group stored one lane and reloaded it as part of a vector, a stall that
-    /// cost more than the arithmetic.
+    /// in. The state stays in locals for the loop: kept in `self`, every group stored one
+    /// lane and reloaded it as part of a vector, a stall that cost more than the arithmetic.
     private mutating func filter(_ x: UnsafePointer<Float>, groups count: Int, into y: UnsafeMutablePointer<Float>) {
-        var state = Chain(x1: previousInput, y1: previousOutput, n: groups)
-        var g = 0
-        while g + 4 <= count {
-            filterFourGroups(x + 4 * g, into: y + 4 * g, &state)
-            g += 4
-        }
-        while g < count {
-            filterGroup(x + 4 * g, into: y + 4 * g, &state)
-            g += 1
-        }
-        (previousInput, previousOutput, groups) = (state.x1, state.y1, state.n)
-    }
-
-    /// What one group hands the next: its last input and output, and the groups filtered
-    /// since the start of the signal.
-    private struct Chain {
-        var x1: Float
-        var y1: Float
-        var n: Int
-
-        /// Counts a group whose last output was `y` and keeps it as the next group's input.
-        /// After a sound, silence makes the state decay towards denormals, whose arithmetic
-        /// is slow. Far too few groups pass to get there between two checks, so checking
-        /// every 256th group (counted from the start: the same groups whatever the blocks)
-        /// keeps the branch out of nearly every step.
-        @inline(__always) mutating func carry(_ y: Float) {
-            y1 = y
+        let (p, p2, carry) = (pole, pole2, carry)
+        var (x1, y1, n) = (previousInput, previousOutput, groups)
+        for g in 0..<count {
+            let v = UnsafeRawPointer(x + 4 * g).loadUnaligned(as: SIMD4<Float>.self)
+            var z = v - SIMD4(x1, v[0], v[1], v[2])
+            z += p * SIMD4(0, z[0], z[1], z[2])
+            z += p2 * SIMD4(0, 0, z[0], z[1])
+            let out = z + carry * y1
+            UnsafeMutableRawPointer(y + 4 * g).storeBytes(of: out, as: SIMD4<Float>.self)
+            x1 = v[3]
+            y1 = out[3]
+            // After a sound, silence makes the state decay towards denormals, whose
+            // arithmetic is slow. Far too few groups pass to get there between two checks,
+            // so checking every 256th group (counted from the start: the same groups
+            // whatever the blocks) keeps the branch out of nearly every step.
             n &+= 1
             if n & 255 == 0, y1 < 1e-20, y1 > -1e-20 { y1 = 0 }
         }
+        (previousInput, previousOutput, groups) = (x1, y1, n)
     }
-
-    /// One group of four samples.
-    @inline(__always) private func filterGroup(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>,
-                                               _ state: inout Chain) {
-        let v = UnsafeRawPointer(x).loadUnaligned(as: SIMD4<Float>.self)
-        var z = v - SIMD4(state.x1, v[0], v[1], v[2])
-        z += pole * SIMD4(0, z[0], z[1], z[2])
-        z += pole2 * SIMD4(0, 0, z[0], z[1])
-        let out = z + carry * state.y1
-        UnsafeMutableRawPointer(y).storeBytes(of: out, as: SIMD4<Float>.self)
-        state.x1 = v[3]
-        state.carry(out[3])
-    }
-
-    /// Four consecutive groups, transposed: `s[k]` holds sample k of each group, so
-    /// `z[k] = s[k] − s[k−1]` and the scans are whole-vector steps. The zeros `filterGroup`
-    /// adds (the pole times a zero lane) are added here too: they turn −0 into +0.
-    @inline(__always) private func filterFourGroups(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>,
-                                                    _ state: inout Chain) {
-        let raw = UnsafeRawPointer(x)
-        let a = raw.loadUnaligned(as: SIMD4<Float>.self), b = raw.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-        let c = raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
-        let d = raw.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
-        let (s0, s1, s2, s3) = transpose(a, b, c, d)
-        let zero = pole * SIMD4<Float>(repeating: 0)
-        let z0 = s0 - SIMD4(state.x1, s3[0], s3[1], s3[2])
-        let z1 = s1 - s0, z2 = s2 - s1, z3 = s3 - s2
-        let w0 = z0 + zero, w1 = z1 + pole * z0, w2 = z2 + pole * z1, w3 = z3 + pole * z2
-        let zero2 = pole2 * SIMD4<Float>(repeating: 0)
-        let u0 = w0 + zero2, u1 = w1 + zero2, u2 = w2 + pole2 * w0, u3 = w3 + pole2 * w1
-        // The chain: each group's last output, from the one before, as `filterGroup` makes it.
-        var incoming = SIMD4<Float>(repeating: 0)
-        for lane in 0..<4 {
-            incoming[lane] = state.y1
-            state.carry(u3[lane] + carry[3] * state.y1)
-        }
-        state.x1 = s3[3]
-        let (o0, o1, o2, o3) = transpose(u0 + carry[0] * incoming, u1 + carry[1] * incoming,
-                                         u2 + carry[2] * incoming, u3 + carry[3] * incoming)
-        let out = UnsafeMutableRawPointer(y)
-        out.storeBytes(of: o0, as: SIMD4<Float>.self)
-        out.storeBytes(of: o1, toByteOffset: 16, as: SIMD4<Float>.self)
-        out.storeBytes(of: o2, toByteOffset: 32, as: SIMD4<Float>.self)
-        out.storeBytes(of: o3, toByteOffset: 48, as: SIMD4<Float>.self)
-    }
-}
-
-/// The 4×4 transpose: lane k of result j is lane j of argument k.
-@inline(__always) private func transpose(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>)
-    -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    (SIMD4(a[0], b[0], c[0], d[0]), SIMD4(a[1], b[1], c[1], d[1]), SIMD4(a[2], b[2], c[2], d[2]),
-     SIMD4(a[3], b[3], c[3], d[3]))
 }
