@@ -35,15 +35,16 @@ public struct StagedFile {
     }
 
     /// Writes text as `produce` hands it over, in 64 KB blocks, so a large output is never
-    /// held whole in memory. Returns the number of bytes written.
+    /// held whole in memory. Returns the number of bytes written. The temporary is created
+    /// with one `open` (mode 0666 less the umask), not Foundation's `createFile`, which
+    /// creates and renames a file of its own first: a second name in the folder per output.
     @discardableResult
     public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
         var written = 0
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: temporary.path) else {
-                throw FileError(file: temporary.path, reason: "cannot be created")
-            }
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else { throw FileError(file: temporary.path, reason: "cannot be created") }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             var buffer = Data()
             try produce { piece in
