@@ -227,6 +227,7 @@ public struct Converter {
     private func analyse(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
         let session = AnalysisSession(sampleRate: reader.format.sampleRate,
                                       configuration: preset.analysisConfiguration())
+        session.expect(samples: Int(reader.format.frames))
         if writer == nil && reader.isSixteenBit {
             let blocks = MonoBlockReader<Int16>(reader, blockFrames: Self.blockFrames)
             while try blocks.next({ _, mono in session.push(mono) }) {}

@@ -20,6 +20,10 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
         levels.append(frame.levelDb)
     }
 
+    public func reserveCapacity(frames: Int) {
+        levels.reserveCapacity(frames)
+    }
+
     public var outputs: [String: [Float]] { [Self.output: levels] }
 }
 
@@ -63,6 +67,11 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
         let moments = BandMoments(of: frame, minHz: minHz, maxHz: maxHz)
         centroids.append(moments.centroid)
         weighted.append(moments.weightedOctaves(of: frame))
+    }
+
+    public func reserveCapacity(frames: Int) {
+        centroids.reserveCapacity(frames)
+        weighted.reserveCapacity(frames)
     }
 
     /// `log2` of the frame's power centroid in `minHz…maxHz`, less `weightPenaltyOctaves`
