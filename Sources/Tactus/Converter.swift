@@ -122,12 +122,15 @@ public struct Converter {
             writer = try WAVWriter(url: audioOutput.temporary, sampleRate: Int(reader.format.sampleRate),
                                    channels: reader.format.channels, format: sampleFormat)
         }
-        let analysis = try analyse(reader, copyingTo: writer)
+        var analysis = try analyse(reader, copyingTo: writer)
         try writer?.close()
         if case .copy = pairing, let audioOutput {
             try FileCopy.stream(from: input, to: audioOutput.temporary)
         }
 
+        // Only what the mapper reads is kept through mapping and writing: the onset novelty
+        // and thresholds of an hour of audio are megabytes of the peak memory.
+        analysis.features = analysis.features.filter { HapticMapper.inputs.contains($0.key) }
         let track = preset.mapper().map(analysis)
         let context = HapticWriteContext(
             pairedAudio: pairing.audioName.map {
@@ -222,6 +225,7 @@ public struct Converter {
     private func analyse(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
         let session = AnalysisSession(sampleRate: reader.format.sampleRate,
                                       configuration: preset.analysisConfiguration())
+        session.expect(samples: Int(reader.format.frames))
         if writer == nil && reader.isSixteenBit {
             let blocks = MonoBlockReader<Int16>(reader, blockFrames: Self.blockFrames)
             while try blocks.next({ _, mono in session.push(mono) }) {}

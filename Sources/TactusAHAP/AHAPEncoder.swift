@@ -68,65 +68,126 @@ public struct AHAPEncoder: Sendable {
             return
         }
         try emit(out + "  \"Pattern\": [\n")
+        // Elements are written into one piece, handed on whenever it passes `pieceBytes`.
+        var piece = ""
         for (index, element) in document.pattern.enumerated() {
-            try emit((index == 0 ? "" : ",\n") + Self.element(element))
+            if index > 0 { piece += ",\n" }
+            Self.append(element, to: &piece)
+            if piece.utf8.count >= Self.pieceBytes {
+                try emit(piece)
+                piece = ""
+            }
         }
-        try emit("\n  ]\n}\n")
+        try emit(piece + "\n  ]\n}\n")
     }
+
+    /// Bytes of text gathered before `write(_:to:)` hands a piece on.
+    static let pieceBytes = 1 << 16
 
     // MARK: - Elements
 
     /// One pattern element at indentation 4, its body at 8 and its fields at 10.
-    private static func element(_ element: AHAPElement) -> String {
-        let (name, fields): (String, [String])
+    private static func append(_ element: AHAPElement, to out: inout String) {
+        var fields = FieldList()
         switch element {
         case .event(let event):
-            name = "Event"
-            fields = eventFields(event)
+            out += "    {\n      \"Event\": {\n"
+            appendEventFields(event, to: &out, &fields)
         case .parameter(let parameter):
-            name = "Parameter"
-            fields = [
-                "\"ParameterID\": \(JSONText.quote(parameter.parameterID))",
-                "\"Time\": \(time(parameter.time))",
-                "\"ParameterValue\": \(value(parameter.value))",
-            ]
+            appendParameterOpening("Parameter", id: parameter.parameterID, time: parameter.time, to: &out, &fields)
+            fields.start("ParameterValue", in: &out)
+            appendValue(parameter.value, to: &out)
         case .curve(let curve):
-            name = "ParameterCurve"
-            let points = curve.controlPoints.map {
-                "{ \"Time\": \(time($0.time)), \"ParameterValue\": \(value($0.value)) }"
+            appendParameterOpening("ParameterCurve", id: curve.parameterID, time: curve.time, to: &out, &fields)
+            fields.start("ParameterCurveControlPoints", in: &out)
+            appendCompactArray(curve.controlPoints, to: &out) { point, out in
+                out += "{ \"Time\": "
+                appendTime(point.time, to: &out)
+                out += ", \"ParameterValue\": "
+                appendValue(point.value, to: &out)
+                out += " }"
             }
-            fields = [
-                "\"ParameterID\": \(JSONText.quote(curve.parameterID))",
-                "\"Time\": \(time(curve.time))",
-                "\"ParameterCurveControlPoints\": \(compactArray(points))",
-            ]
         }
-        let body = fields.map { "        " + $0 }.joined(separator: ",\n")
-        return "    {\n      \"\(name)\": {\n\(body)\n      }\n    }"
+        out += "\n      }\n    }"
     }
 
-    private static func eventFields(_ event: AHAPEvent) -> [String] {
-        var fields = [
-            "\"Time\": \(time(event.time))",
-            "\"EventType\": \(JSONText.quote(event.type.rawValue))",
-        ]
-        if let duration = event.duration { fields.append("\"EventDuration\": \(time(duration))") }
-        if let path = event.waveformPath { fields.append("\"EventWaveformPath\": \(JSONText.quote(path))") }
-        if let flag = event.useVolumeEnvelope { fields.append("\"EventWaveformUseVolumeEnvelope\": \(flag)") }
-        if let flag = event.loopEnabled { fields.append("\"EventWaveformLoopEnabled\": \(flag)") }
-        let parameters = event.parameters.map {
-            "{ \"ParameterID\": \(JSONText.quote($0.id)), \"ParameterValue\": \(value($0.value)) }"
+    /// The start of a dynamic parameter or a parameter curve: the element's name, then its
+    /// `ParameterID` and `Time` fields.
+    private static func appendParameterOpening(_ name: String, id: String, time: Double, to out: inout String,
+                                               _ fields: inout FieldList) {
+        out += "    {\n      \""
+        out += name
+        out += "\": {\n"
+        fields.start("ParameterID", in: &out)
+        JSONText.appendQuoted(id, to: &out)
+        fields.start("Time", in: &out)
+        appendTime(time, to: &out)
+    }
+
+    private static func appendEventFields(_ event: AHAPEvent, to out: inout String, _ fields: inout FieldList) {
+        fields.start("Time", in: &out)
+        appendTime(event.time, to: &out)
+        fields.start("EventType", in: &out)
+        JSONText.appendQuoted(event.type.rawValue, to: &out)
+        if let duration = event.duration {
+            fields.start("EventDuration", in: &out)
+            appendTime(duration, to: &out)
         }
-        fields.append("\"EventParameters\": \(compactArray(parameters))")
-        return fields
+        if let path = event.waveformPath {
+            fields.start("EventWaveformPath", in: &out)
+            JSONText.appendQuoted(path, to: &out)
+        }
+        if let flag = event.useVolumeEnvelope {
+            fields.start("EventWaveformUseVolumeEnvelope", in: &out)
+            out += "\(flag)"
+        }
+        if let flag = event.loopEnabled {
+            fields.start("EventWaveformLoopEnabled", in: &out)
+            out += "\(flag)"
+        }
+        fields.start("EventParameters", in: &out)
+        appendCompactArray(event.parameters, to: &out) { parameter, out in
+            out += "{ \"ParameterID\": "
+            JSONText.appendQuoted(parameter.id, to: &out)
+            out += ", \"ParameterValue\": "
+            appendValue(parameter.value, to: &out)
+            out += " }"
+        }
+    }
+
+    /// The fields of one element body, each on its own line at indentation 8, separated by commas.
+    private struct FieldList {
+        private var count = 0
+
+        /// Starts the field `name`: its separator, indentation and key; the value follows.
+        mutating func start(_ name: String, in out: inout String) {
+            out += count == 0 ? "        \"" : ",\n        \""
+            out += name
+            out += "\": "
+            count += 1
+        }
     }
 
     /// An array whose items each take one line, inside a field at indentation 8.
-    private static func compactArray(_ items: [String]) -> String {
-        if items.isEmpty { return "[]" }
-        return "[\n" + items.map { "          " + $0 }.joined(separator: ",\n") + "\n        ]"
+    private static func appendCompactArray<Item>(_ items: [Item], to out: inout String,
+                                                 _ appendItem: (Item, inout String) -> Void) {
+        if items.isEmpty {
+            out += "[]"
+            return
+        }
+        out += "[\n"
+        for (index, item) in items.enumerated() {
+            out += index == 0 ? "          " : ",\n          "
+            appendItem(item, &out)
+        }
+        out += "\n        ]"
     }
 
-    private static func time(_ x: Double) -> String { JSONText.fixed(x, digits: timeDecimals) }
-    private static func value(_ x: Double) -> String { JSONText.fixed(x, digits: valueDecimals) }
+    private static func appendTime(_ x: Double, to out: inout String) {
+        JSONText.appendFixed(x, digits: timeDecimals, to: &out)
+    }
+
+    private static func appendValue(_ x: Double, to out: inout String) {
+        JSONText.appendFixed(x, digits: valueDecimals, to: &out)
+    }
 }

@@ -109,6 +109,18 @@ public final class AnalysisSession {
         }
     }
 
+    /// Makes room in the per-frame outputs for a signal of about `samples` samples (a
+    /// header's frame count; at most `maxExpectedSeconds` are taken at its word, so a corrupt
+    /// header cannot make it reserve much). A hint: the result does not depend on it.
+    public func expect(samples: Int) {
+        let trusted = min(samples, Int(Self.maxExpectedSeconds * geometry.sampleRate))
+        let frames = STFT.frameCount(sampleCount: trusted, hop: geometry.hop)
+        for analyzer in [level, centroid, onsets] as [FrameAnalyzer] { analyzer.reserveCapacity(frames: frames) }
+    }
+
+    /// The longest signal `expect(samples:)` reserves room for, in seconds.
+    static let maxExpectedSeconds = 4 * 3600.0
+
     public func push(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { push($0) }
     }

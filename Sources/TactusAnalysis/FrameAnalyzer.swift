@@ -26,6 +26,9 @@ public protocol FrameAnalyzer: AnyObject {
     /// The outputs `outputs` holds, in the order reports list them.
     static var outputDescriptors: [FeatureDescriptor] { get }
     func process(_ frame: SpectralFrame)
+    /// Makes room for `frames` values per output up front, so a long file's outputs are not
+    /// regrown (and over-allocated) as they fill. A hint: the outputs do not depend on it.
+    func reserveCapacity(frames: Int)
     /// Per-frame outputs by descriptor id, one value per processed frame.
     var outputs: [String: [Float]] { get }
 }

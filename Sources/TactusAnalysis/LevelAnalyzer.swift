@@ -20,6 +20,10 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
         levels.append(frame.levelDb)
     }
 
+    public func reserveCapacity(frames: Int) {
+        levels.reserveCapacity(frames)
+    }
+
     public var outputs: [String: [Float]] { [Self.output: levels] }
 }
 
@@ -60,53 +64,83 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     }
 
     public func process(_ frame: SpectralFrame) {
-        centroids.append(Self.centroid(of: frame, minHz: minHz, maxHz: maxHz))
-        weighted.append(Self.weightedOctaves(of: frame, minHz: minHz, maxHz: maxHz))
+        let moments = BandMoments(of: frame, minHz: minHz, maxHz: maxHz)
+        centroids.append(moments.centroid)
+        weighted.append(moments.weightedOctaves(of: frame))
+    }
+
+    public func reserveCapacity(frames: Int) {
+        centroids.reserveCapacity(frames)
+        weighted.reserveCapacity(frames)
     }
 
     /// `log2` of the frame's power centroid in `minHz…maxHz`, less `weightPenaltyOctaves`
     /// times the share of that power below `weightBelowHz`; 0 when the band is empty.
     public static func weightedOctaves(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
-        let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
-        let lowEnd = min(hi, max(lo, Int((weightBelowHz / frame.binHz).rounded(.down)) + 1))
-        let p = frame.power
-        let (weightedSum, total) = indexWeightedSums(p, from: lo, to: hi)
-        var low: Float = 0
-        for k in lo..<lowEnd { low += p[k] }
-        guard total > 1e-12, weightedSum > 0 else { return 0 }
-        return log2(weightedSum / total * Float(frame.binHz)) - weightPenaltyOctaves * low / total
+        BandMoments(of: frame, minHz: minHz, maxHz: maxHz).weightedOctaves(of: frame)
     }
 
     /// Centroid of one frame's magnitudes between `minHz` and `maxHz`; 0 when the band is empty.
     public static func centroid(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
-        let (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
-        let (weighted, total) = indexWeightedSums(frame.magnitude, from: lo, to: hi)
-        return total > 1e-9 ? weighted / total * Float(frame.binHz) : 0
+        BandMoments(of: frame, minHz: minHz, maxHz: maxHz).centroid
     }
 
     public var outputs: [String: [Float]] { [Self.output: centroids, Self.weightedOutput: weighted] }
 }
 
-/// Σ k·x[k] and Σ x[k] over `from..<to`, in eight fixed lanes (vectorised, and the same sums
-/// on every run): the moments a centroid is made of, with `k` the bin index.
-@inline(__always) func indexWeightedSums(_ x: UnsafeBufferPointer<Float>, from lo: Int, to hi: Int) -> (Float, Float) {
-    var weightedLanes = SIMD8<Float>(repeating: 0), totalLanes = SIMD8<Float>(repeating: 0)
-    var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
-    var k = lo
-    while k + 8 <= hi {
-        let v = UnsafeRawPointer(x.baseAddress! + k).loadUnaligned(as: SIMD8<Float>.self)
-        weightedLanes += index * v
-        totalLanes += v
-        index += 8
-        k += 8
+/// The sums both brightness measures are made of, over one frame's bins in a band, from one
+/// pass over the spectrum: Σ k·m[k] and Σ m[k] of the magnitudes, the same of the powers
+/// (`k` the bin index), each in eight fixed lanes (vectorised, and the same sums on every run).
+struct BandMoments {
+    /// First bin and one past the last bin of the band.
+    let lo: Int, hi: Int
+    let binHz: Float
+    var magnitudeWeighted: Float = 0, magnitudeTotal: Float = 0
+    var powerWeighted: Float = 0, powerTotal: Float = 0
+
+    init(of frame: SpectralFrame, minHz: Double, maxHz: Double) {
+        (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
+        binHz = Float(frame.binHz)
+        let m = frame.magnitude.baseAddress!, p = frame.power.baseAddress!
+        var mWeighted = SIMD8<Float>(repeating: 0), mTotal = SIMD8<Float>(repeating: 0)
+        var pWeighted = SIMD8<Float>(repeating: 0), pTotal = SIMD8<Float>(repeating: 0)
+        var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
+        var k = lo
+        while k + 8 <= hi {
+            let mv = UnsafeRawPointer(m + k).loadUnaligned(as: SIMD8<Float>.self)
+            let pv = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+            mWeighted += index * mv
+            mTotal += mv
+            pWeighted += index * pv
+            pTotal += pv
+            index += 8
+            k += 8
+        }
+        (magnitudeWeighted, magnitudeTotal) = (mWeighted.sum(), mTotal.sum())
+        (powerWeighted, powerTotal) = (pWeighted.sum(), pTotal.sum())
+        while k < hi {
+            magnitudeWeighted += Float(k) * m[k]
+            magnitudeTotal += m[k]
+            powerWeighted += Float(k) * p[k]
+            powerTotal += p[k]
+            k += 1
+        }
     }
-    var weighted = weightedLanes.sum(), total = totalLanes.sum()
-    while k < hi {
-        weighted += Float(k) * x[k]
-        total += x[k]
-        k += 1
+
+    /// Magnitude-weighted mean frequency in Hz; 0 when the band is empty.
+    var centroid: Float {
+        magnitudeTotal > 1e-9 ? magnitudeWeighted / magnitudeTotal * binHz : 0
     }
-    return (weighted, total)
+
+    /// See `CentroidAnalyzer.weightedOctaves(of:minHz:maxHz:)`.
+    func weightedOctaves(of frame: SpectralFrame) -> Float {
+        let lowEnd = min(hi, max(lo, Int((CentroidAnalyzer.weightBelowHz / frame.binHz).rounded(.down)) + 1))
+        let p = frame.power
+        var low: Float = 0
+        for k in lo..<lowEnd { low += p[k] }
+        guard powerTotal > 1e-12, powerWeighted > 0 else { return 0 }
+        return log2(powerWeighted / powerTotal * Float(frame.binHz)) - CentroidAnalyzer.weightPenaltyOctaves * low / powerTotal
+    }
 }
 
 extension SpectralFrame {

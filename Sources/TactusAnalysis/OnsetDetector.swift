@@ -65,6 +65,12 @@ public final class OnsetDetector: FrameAnalyzer {
         state.process(frame)
     }
 
+    public func reserveCapacity(frames: Int) {
+        state.novelty.reserveCapacity(frames)
+        state.thresholds.reserveCapacity(frames)
+        state.levels.reserveCapacity(frames)
+    }
+
     /// Judges the frames left at the end of the signal and applies the file-level gates.
     public func finish() -> [DetectedOnset] {
         state.finish()

@@ -175,9 +175,9 @@ public final class STFT {
         (input + n).update(repeating: 0, count: geometry.fftSize - n)
         fft.execute()
         frame.spectrum = fft.spectrum
-        power(ofInterleaved: fft.spectrum, scale: SpectralFrame.spectrumScale,
-              into: frame.powerStorage.baseAddress!, count: fft.binCount)
-        squareRoot(ofNonNegative: frame.powerStorage.baseAddress!, into: frame.magnitudeStorage.baseAddress!, count: fft.binCount)
+        powerAndMagnitude(ofInterleaved: fft.spectrum, scale: SpectralFrame.spectrumScale,
+                          power: frame.powerStorage.baseAddress!, magnitude: frame.magnitudeStorage.baseAddress!,
+                          count: fft.binCount)
     }
 
     private func compact() {

@@ -33,6 +33,8 @@ struct SampleHistory {
         let lo = max(from, start), hi = min(to, end)
         guard hi > lo else { return (lo, []) }
         let n = buffer.count
-        return (lo, (lo..<hi).map { buffer[$0 % n] })
+        let position = lo % n, first = min(hi - lo, n - position)
+        // At most two slices: up to the end of the ring, then from its start.
+        return (lo, Array(buffer[position..<(position + first)]) + buffer[0..<(hi - lo - first)])
     }
 }

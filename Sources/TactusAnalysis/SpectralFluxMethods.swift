@@ -98,13 +98,30 @@ public struct SuperFlux: OnsetMethod {
 }
 
 /// `out[k]` = the largest of `x[k − halfWidth ... k + halfWidth]` (clipped to the array), in
-/// one pass per neighbour distance so every pass is a plain vectorisable loop.
+/// one pass per neighbour distance, four bands per step. Each step keeps `Swift.max`'s rule
+/// (the second value when it is not below the first), so the result is the scalar one.
 @inline(__always) func maxFilter(_ x: UnsafePointer<Float>, halfWidth: Int, into out: UnsafeMutablePointer<Float>,
                                  count: Int) {
     out.update(from: x, count: count)
     guard halfWidth > 0 else { return }
     for distance in 1...halfWidth where distance < count {
-        for k in distance..<count { out[k] = max(out[k], x[k - distance]) }
-        for k in 0..<(count - distance) { out[k] = max(out[k], x[k + distance]) }
+        raiseToMax(out + distance, x, count: count - distance)
+        raiseToMax(out, x + distance, count: count - distance)
+    }
+}
+
+/// `out[k] = max(out[k], x[k])` for `k < count`, four at a time; `out` and `x` must not overlap.
+@inline(__always) private func raiseToMax(_ out: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>, count: Int) {
+    var k = 0
+    while k + 4 <= count {
+        let current = UnsafeRawPointer(out + k).loadUnaligned(as: SIMD4<Float>.self)
+        let other = UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(out + k).storeBytes(of: current.replacing(with: other, where: other .>= current),
+                                                    as: SIMD4<Float>.self)
+        k += 4
+    }
+    while k < count {
+        out[k] = max(out[k], x[k])
+        k += 1
     }
 }

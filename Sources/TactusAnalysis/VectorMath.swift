@@ -9,7 +9,7 @@
     while i < count {
         lanes += UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
             * UnsafeRawPointer(b + i).loadUnaligned(as: SIMD4<Float>.self)
-        i += 4
+        i &+= 4
     }
     return lanes.sum()
 }
@@ -36,28 +36,28 @@
     return total
 }
 
-/// Power of `count` complex values stored as (real, imaginary) pairs, each part scaled by
-/// `scale` first: `(re·s)² + (im·s)²`, four values per step.
-@inline(__always) func power(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
-                             into out: UnsafeMutablePointer<Float>, count: Int) {
+/// Power and magnitude of `count` complex values stored as (real, imaginary) pairs, each
+/// part scaled by `scale` first: `power[k] = (re·s)² + (im·s)²`, `magnitude[k] = √power[k]`,
+/// four bins per step in one pass. The square root's argument is clamped at zero (a NaN
+/// gives 0): a plain `squareRoot()` keeps a scalar libm fallback per element for the
+/// negative case, which cost more than the rest of the frame's bin arithmetic.
+@inline(__always) func powerAndMagnitude(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
+                                         power: UnsafeMutablePointer<Float>, magnitude: UnsafeMutablePointer<Float>,
+                                         count: Int) {
     var k = 0
     while k + 4 <= count {
         let v = UnsafeRawPointer(complex + 2 * k).loadUnaligned(as: SIMD8<Float>.self) * scale
         let squares = v * v
-        UnsafeMutableRawPointer(out + k).storeBytes(of: squares.evenHalf + squares.oddHalf, as: SIMD4<Float>.self)
+        let p = squares.evenHalf + squares.oddHalf
+        UnsafeMutableRawPointer(power + k).storeBytes(of: p, as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(magnitude + k).storeBytes(of: p.replacing(with: 0, where: .!(p .>= 0)).squareRoot(),
+                                                          as: SIMD4<Float>.self)
         k += 4
     }
     while k < count {
         let re = complex[2 * k] * scale, im = complex[2 * k + 1] * scale
-        out[k] = re * re + im * im
+        power[k] = re * re + im * im
+        magnitude[k] = (power[k] >= 0 ? power[k] : 0).squareRoot()
         k += 1
     }
-}
-
-/// `out[i] = √x[i]` for values that are never negative (powers). The explicit clamp lets
-/// the compiler vectorise: a plain `squareRoot()` keeps a scalar libm fallback per element
-/// for the negative case, which cost more than the rest of the frame's bin arithmetic.
-@inline(__always) func squareRoot(ofNonNegative x: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
-                                  count: Int) {
-    for i in 0..<count { out[i] = (x[i] >= 0 ? x[i] : 0).squareRoot() }
 }

@@ -29,11 +29,16 @@ public final class WAVWriter {
     }
 
     public let channels: Int
+    private let format: SampleFormat
     private let handle: OpaquePointer
     private var closed = false
+    /// Integer PCM: each block converted here (CSndFile's shim) into one of these.
+    private var shorts: [Int16] = []
+    private var integers: [Int32] = []
 
     public init(url: URL, sampleRate: Int, channels: Int, format: SampleFormat) throws {
         self.channels = channels
+        self.format = format
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
@@ -51,9 +56,29 @@ public final class WAVWriter {
         if !closed { sf_close(handle) }
     }
 
+    /// Writes interleaved frames, normalised to −1…1 and clipped there. Integer PCM is
+    /// converted here, several samples at a time, to the integers libsndfile's own clipping
+    /// conversion makes one sample at a time (16-bit samples, which libsndfile then only
+    /// copies, or 32-bit ones whose top bits it keeps): the same bytes.
     public func write(_ frames: UnsafeBufferPointer<Float>) throws {
         let count = frames.count / channels
-        let written = sf_writef_float(handle, frames.baseAddress, sf_count_t(count))
+        let written: sf_count_t
+        switch format {
+        case .float:
+            written = sf_writef_float(handle, frames.baseAddress, sf_count_t(count))
+        case .pcm16:
+            if shorts.count < frames.count { shorts = [Int16](repeating: 0, count: frames.count) }
+            written = shorts.withUnsafeMutableBufferPointer { buffer in
+                tactus_full_scale_shorts(frames.baseAddress, buffer.baseAddress, frames.count)
+                return sf_writef_short(handle, buffer.baseAddress, sf_count_t(count))
+            }
+        case .pcm24, .pcm32:
+            if integers.count < frames.count { integers = [Int32](repeating: 0, count: frames.count) }
+            written = integers.withUnsafeMutableBufferPointer { buffer in
+                tactus_full_scale_integers(frames.baseAddress, buffer.baseAddress, frames.count)
+                return sf_writef_int(handle, buffer.baseAddress, sf_count_t(count))
+            }
+        }
         guard written == count else {
             throw AudioError(.writeFailed, "cannot write audio: \(String(cString: sf_strerror(handle)))",
                              hint: FileErrorReason.writeHint)

@@ -8,7 +8,21 @@ public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else (any Unicode file name) written as UTF-8.
     public static func quote(_ s: String) -> String {
-        var out = "\""
+        var out = ""
+        appendQuoted(s, to: &out)
+        return out
+    }
+
+    /// Appends `quote(s)` to `out`.
+    public static func appendQuoted(_ s: String, to out: inout String) {
+        // Most strings (identifiers, file names) need no escape: copied whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
+        out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -24,7 +38,7 @@ public enum JSONText {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
     }
 
     /// A finite number rounded to `digits` decimals (0…9), trailing zeros dropped ("12",
@@ -32,24 +46,50 @@ public enum JSONText {
     /// Magnitudes whose scaled value does not fit 64 bits (> 9e18 / 10^digits) have no
     /// fraction worth rounding and are written whole, in plain digits.
     public static func fixed(_ value: Double, digits: Int) -> String {
+        var text = ""
+        appendFixed(value, digits: digits, to: &text)
+        return text
+    }
+
+    /// Appends `fixed(value, digits:)` to `out`, without intermediate strings.
+    public static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scaled = (value * powersOfTen[digits]).rounded()
-        if scaled == 0 { return "0" }
-        guard abs(scaled) < integerLimit else { return plainDecimal(value.description) }
+        if scaled == 0 {
+            out += "0"
+            return
+        }
+        guard abs(scaled) < integerLimit else {
+            out += plainDecimal(value.description)
+            return
+        }
         // Integer arithmetic on the scaled value: whole part, then the fraction without its
         // trailing zeros, zero-padded on the left.
         let magnitude = UInt64(abs(scaled)), unit = UInt64(powersOfTen[digits])
-        var text = (scaled < 0 ? "-" : "") + String(magnitude / unit)
+        if scaled < 0 { out += "-" }
+        appendDigits(magnitude / unit, width: 1, to: &out)
         var fraction = magnitude % unit, width = digits
         while width > 0, fraction % 10 == 0 {
             fraction /= 10
             width -= 1
         }
         if width > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: width - digits.count) + digits
+            out += "."
+            appendDigits(fraction, width: width, to: &out)
         }
-        return text
+    }
+
+    /// The decimal digits of `n`, zero-padded on the left to at least `width` (≤ 20).
+    private static func appendDigits(_ n: UInt64, width: Int, to out: inout String) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var n = n, start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0 || buffer.count - start < width
+            out += String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// `value` rounded to `digits` decimals as the double a JSON reader parses back from

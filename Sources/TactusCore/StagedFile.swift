@@ -35,7 +35,9 @@ public struct StagedFile {
     }
 
     /// Writes text as `produce` hands it over, in 64 KB blocks, so a large output is never
-    /// held whole in memory. Returns the number of bytes written.
+    /// held whole in memory. Returns the number of bytes written. The temporary is created
+    /// with one `open` (mode 0666 less the umask), not Foundation's `createFile`, which
+    /// creates and renames a file of its own first: a second name in the folder per output.
     /// - Throws: a `FileError` naming the destination when the file system fails; whatever
     ///   `produce` throws (a format refusing what it cannot express), unchanged. Either way
     ///   the temporary file is removed.
@@ -43,10 +45,9 @@ public struct StagedFile {
     public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
         var written = 0
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: temporary.path) else {
-                throw failure("cannot be created")
-            }
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else { throw failure("cannot be created") }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             func flush(_ buffer: Data) throws {
                 do { try handle.write(contentsOf: buffer) } catch { throw failure(FileErrorReason.describe(error)) }

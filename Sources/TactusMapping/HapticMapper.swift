@@ -21,6 +21,10 @@ public struct HapticMapper {
         self.sharpness = sharpness
     }
 
+    /// The per-frame features `map` reads (`AnalysisResult.features`); the others may be
+    /// dropped before mapping.
+    public static let inputs: Set<String> = [LevelAnalyzer.output, CentroidAnalyzer.output, CentroidAnalyzer.weightedOutput]
+
     public func map(_ analysis: AnalysisResult) -> HapticTrack {
         // Per-frame arrays stay Float and few: an hour of audio has 360,000 frames.
         let levels = analysis.feature(LevelAnalyzer.output)

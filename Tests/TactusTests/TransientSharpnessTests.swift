@@ -2,6 +2,7 @@ import Foundation
 import Tactus
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 import TactusTestSupport
 import XCTest
 
@@ -53,5 +54,30 @@ final class TransientSharpnessTests: XCTestCase {
         let boom = try transientSharpness(self.boom, centroid)[0], tick = try transientSharpness(self.tick, centroid)[0]
         let weighted = try transientSharpness(self.tick)[0] - transientSharpness(self.boom)[0]
         XCTAssertGreaterThan(weighted, tick - boom, "the weighted measure separates them further")
+    }
+}
+
+/// The converter keeps only `HapticMapper.inputs` through mapping (to lower the peak memory),
+/// so they must be all the mapper reads: with the other features dropped the track is the same.
+final class MapperInputsTests: XCTestCase {
+    func testTheMapperReadsOnlyItsDeclaredInputs() throws {
+        let rate = 44_100.0
+        var generator = SeededGenerator(seed: 5)
+        var samples = [Float](repeating: 0, count: Int(2 * rate))
+        for start in [0.3, 1.1] {
+            for i in 0..<Int(0.2 * rate) {
+                samples[Int(start * rate) + i] = Float(exp(-Double(i) / (0.05 * rate)) * 0.6 * generator.nextSigned())
+            }
+        }
+        for name in ["default", "impacts", "ui", "explosions", "textures", "dialogue"] {
+            let preset = try shippedPreset(name)
+            let session = AnalysisSession(sampleRate: rate, configuration: preset.analysisConfiguration())
+            session.push(samples)
+            var analysis = session.finish()
+            let whole = preset.mapper().map(analysis)
+            analysis.features = analysis.features.filter { HapticMapper.inputs.contains($0.key) }
+            XCTAssertEqual(preset.mapper().map(analysis), whole, name)
+            XCTAssertFalse(whole.transients.isEmpty, name)
+        }
     }
 }

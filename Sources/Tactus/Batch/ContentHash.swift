@@ -27,20 +27,22 @@ public struct ContentHash {
         pending.reserveCapacity(32)
     }
 
-    /// Hashes a whole file, streaming it in chunks (memory stays constant).
+    /// Hashes a whole file, streaming it in chunks through one buffer (memory stays constant).
     public static func of(fileAt url: URL) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw FileError(file: url.path, reason: "cannot be read")
-        }
-        defer { try? handle.close() }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(file: url.path, reason: "cannot be read") }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
         var hash = ContentHash()
         while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: chunkSize) } catch {
-                throw FileError(file: url.path, reason: "cannot be read: \(FileErrorReason.describe(error))")
+            let got = read(descriptor, buffer.baseAddress, chunkSize)
+            if got == 0 { break }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
-            guard let chunk, !chunk.isEmpty else { break }
-            hash.update(chunk)
+            hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
         }
         return hash.hexDigest
     }
