@@ -25,6 +25,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -177,7 +178,6 @@ PRESET_CATEGORIES = {"impacts": ["impact", "footstep", "door"], "ui": ["click", 
 
 def category_scores(tactus: str, half: Path, categories: list[str], preset: str) -> dict[str, float]:
     """`tactus evaluate` and `tactus analyze` on the one-shots of `categories` only."""
-    import tempfile
     with tempfile.TemporaryDirectory() as folder:
         for annotation in half.glob("oneshot-*.json"):
             truth = json.loads(annotation.read_text())
