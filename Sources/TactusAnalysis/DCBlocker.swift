@@ -10,6 +10,13 @@ import Foundation
 /// The state starts at zero, as if the file were preceded by silence, so an offset
 /// present from the first sample is the step a speaker would play.
 ///
+/// Digital silence stays silent: once the input has been exactly zero for `silentSeconds`
+/// (counted in whole groups of four from the start of the signal), the output is exactly zero
+/// for as long as whole groups stay so, while the filter itself runs on unchanged (so a sound resuming after a short gap
+/// is filtered as before). Without it, a sound with an offset that stops dead left the
+/// offset's step ringing out for a tenth of a second (τ = 1 / (2π · 5 Hz) ≈ 32 ms) after the
+/// sound, and the haptics followed it into the silence.
+///
 /// Samples are filtered four at a time (the recursion solved for a group of four, so the
 /// chain from group to group is one multiply and one add rather than one per sample).
 /// Groups are counted from the first sample of the signal, so the output does not depend on
@@ -17,22 +24,30 @@ import Foundation
 /// `flush` filters the last ones.
 struct DCBlocker {
     static let cutoffHz = 5.0
+    /// How long the input must stay exactly zero to be digital silence, seconds (sounds
+    /// cross zero; they do not stay there).
+    static let silentSeconds = 0.002
 
     private let pole: Float
     private let pole2: Float
     /// (p, p², p³, p⁴): how the previous output reaches each sample of a group.
     private let carry: SIMD4<Float>
+    /// `silentSeconds` in samples.
+    private let silentRun: Int
     private var previousInput: Float = 0
     private var previousOutput: Float = 0
     private var held = SIMD4<Float>(repeating: 0)
     private var heldCount = 0
     private var groups = 0
+    /// Zero samples in a row at the end of the input so far, in whole groups.
+    private var zeroRun = 0
 
     init(sampleRate: Double) {
         let p = Float(exp(-2 * Double.pi * Self.cutoffHz / sampleRate))
         pole = p
         pole2 = p * p
         carry = SIMD4(p, p * p, p * p * p, p * p * p * p)
+        silentRun = max(4, Int((Self.silentSeconds * sampleRate).rounded()))
     }
 
     /// Filters `input` and returns how many samples were written to `output`: whole groups
@@ -74,7 +89,7 @@ struct DCBlocker {
             let y = held[k] - previousInput + pole * previousOutput
             previousInput = held[k]
             previousOutput = y
-            output[k] = y
+            output[k] = zeroRun >= silentRun && held[k] == 0 ? 0 : y
         }
         defer { heldCount = 0 }
         return heldCount
@@ -85,15 +100,16 @@ struct DCBlocker {
     /// in. The state stays in locals for the loop: kept in `self`, every group stored one
     /// lane and reloaded it as part of a vector, a stall that cost more than the arithmetic.
     private mutating func filter(_ x: UnsafePointer<Float>, groups count: Int, into y: UnsafeMutablePointer<Float>) {
-        let (p, p2, carry) = (pole, pole2, carry)
-        var (x1, y1, n) = (previousInput, previousOutput, groups)
+        let (p, p2, carry, silentRun) = (pole, pole2, carry, silentRun)
+        var (x1, y1, n, zeros) = (previousInput, previousOutput, groups, zeroRun)
         for g in 0..<count {
             let v = UnsafeRawPointer(x + 4 * g).loadUnaligned(as: SIMD4<Float>.self)
             var z = v - SIMD4(x1, v[0], v[1], v[2])
             z += p * SIMD4(0, z[0], z[1], z[2])
             z += p2 * SIMD4(0, 0, z[0], z[1])
             let out = z + carry * y1
-            UnsafeMutableRawPointer(y + 4 * g).storeBytes(of: out, as: SIMD4<Float>.self)
+            zeros = v == .zero ? zeros &+ 4 : 0
+            UnsafeMutableRawPointer(y + 4 * g).storeBytes(of: zeros >= silentRun ? .zero : out, as: SIMD4<Float>.self)
             x1 = v[3]
             y1 = out[3]
             // After a sound, silence makes the state decay towards denormals, whose
@@ -103,6 +119,6 @@ struct DCBlocker {
             n &+= 1
             if n & 255 == 0, y1 < 1e-20, y1 > -1e-20 { y1 = 0 }
         }
-        (previousInput, previousOutput, groups) = (x1, y1, n)
+        (previousInput, previousOutput, groups, zeroRun) = (x1, y1, n, zeros)
     }
 }

@@ -75,4 +75,28 @@ final class DCBlockerTests: XCTestCase {
         let rms = (kept.map { Double($0 * $0) }.reduce(0, +) / Double(kept.count)).squareRoot()
         XCTAssertEqual(rms, 0.5 / 2.0.squareRoot(), accuracy: 0.01, "40 Hz must pass nearly untouched")
     }
+
+    /// A sound with an offset that stops dead, then digital silence, then the sound again: the
+    /// output is exactly zero once the input has been zero for `silentSeconds` (not the offset's
+    /// step ringing out for 100 ms), the silence's first 2 ms still ring, and whatever blocks
+    /// the samples come in, the resumed sound is filtered exactly as without the silence rule.
+    func testDigitalSilenceStaysSilent() {
+        let sound = Signals.sine(hz: 200, seconds: 0.2, sampleRate: sampleRate, amplitude: 0.3).map { $0 + 0.4 }
+        let silence = [Float](repeating: 0, count: Int(0.1 * sampleRate))
+        let signal = sound + silence + sound
+        let run = Int(DCBlocker.silentSeconds * sampleRate)
+        for blocks in [[4096], [1], [3], [1024, 7, 333]] {
+            let filtered = filter(signal, blocks: blocks)
+            XCTAssertEqual(filtered.count, signal.count)
+            let gap = filtered[sound.count..<(sound.count + silence.count)]
+            XCTAssertGreaterThan(abs(gap.first!), 0.3, "the offset's step at the end, as before")
+            // Whole groups of four count: the group the sound resumes in is filtered as usual.
+            XCTAssertTrue(gap.dropFirst(run + 3).dropLast(3).allSatisfy { $0 == 0 }, "exact zeros in the silence (\(blocks))")
+            // The same signal with the silence nudged off zero (below any level that matters)
+            // runs the same filter without the rule: from the resumed sound on they agree.
+            let nudged = filter(sound + silence.map { _ in Float.leastNormalMagnitude } + sound, blocks: blocks)
+            let resumed = (sound.count + silence.count)...
+            XCTAssertEqual(Array(filtered[resumed]), Array(nudged[resumed]), "the resumed sound is filtered as before (\(blocks))")
+        }
+    }
 }
