@@ -51,9 +51,6 @@ public enum HapticFormats {
             .map { $0.init() }
     }
 
-    /// Largest haptic file read, bytes.
-    public static let maxFileBytes = 256 << 20
-
     /// What the haptic file at `url` plays, read by the readable format its extension names
     /// (`reader(for:)`).
     /// - Throws: `FileError` naming the file: no readable format for its extension, not a
@@ -63,11 +60,7 @@ public enum HapticFormats {
             throw FileError(file: url.path, reason: "is not a haptic file Tactus reads",
                             hint: "one of " + all.compactMap { $0 as? any HapticReadableFormat.Type }.map { "." + $0.fileExtension }.joined(separator: ", "))
         }
-        let data = try InputFile.contents(of: url, maxBytes: maxFileBytes)
-        do { return try reader.read(data) } catch {
-            throw FileError(file: url.path, reason: "is not a valid \(type(of: reader).fileExtension) file: \(error)",
-                            hint: "check it with tactus validate")
-        }
+        return try reader.contents(of: url).haptics
     }
 
     /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or

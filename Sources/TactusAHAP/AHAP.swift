@@ -157,7 +157,6 @@ public enum AHAPLimits {
     public static let maxContinuousDuration: Double = 30
     /// Most control points one `ParameterCurve` should hold (older iOS refused more).
     public static let maxControlPoints = 16
-    /// Largest AHAP file Tactus reads, in bytes: far beyond any real pattern (a million
-    /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
-    public static let maxFileBytes = 256 << 20
+    /// Largest AHAP file Tactus reads, in bytes (the limit of every haptic file it reads).
+    public static let maxFileBytes = AHAPFormat.maxFileBytes
 }

@@ -129,12 +129,7 @@ public enum PreviewRenderer {
 
     /// A file of another format, read and checked, as the AHAP Tactus writes from it.
     private static func readPattern(_ file: URL, _ format: any HapticReadableFormat) throws -> (AHAPDocument, [FormatDiagnostic]) {
-        let data = try InputFile.contents(of: file, maxBytes: AHAPLimits.maxFileBytes)
-        let kind = type(of: format).fileExtension
-        let imported: ImportedHaptics
-        do { imported = try format.read(data) } catch {
-            throw FileError(file: file.path, reason: "is not a valid \(kind) file: \(error)", hint: "check it with tactus validate")
-        }
+        let (data, imported) = try format.contents(of: file)
         do {
             return (try AHAPWriter().document(for: imported.track), format.validate(data, baseDirectory: nil))
         } catch {

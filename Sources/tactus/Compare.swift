@@ -34,6 +34,12 @@ struct Compare: ParsableCommand {
     @Option(help: ArgumentHelp("Leave the continuous intensity this close to a transient out of the comparison.", valueName: "ms"))
     var transientMaskMs = 0.0
 
+    func validate() throws {
+        guard transientMaskMs >= 0, transientMaskMs.isFinite else {
+            throw ValidationError("--transient-mask-ms must be 0 or more")
+        }
+    }
+
     func run() throws {
         let tracks: [HapticTrack]
         do {
@@ -41,10 +47,6 @@ struct Compare: ParsableCommand {
         } catch {
             report(error)
             throw ExitCode(1)
-        }
-        guard transientMaskMs >= 0, transientMaskMs.isFinite else {
-            report("--transient-mask-ms must be 0 or more")
-            throw ExitCode(64)
         }
         let comparison = PlaybackComparison(reference: tracks[0], candidate: tracks[1], transientMask: transientMaskMs / 1000)
         print(Self.summary(comparison))
