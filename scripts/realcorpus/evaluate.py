@@ -49,7 +49,7 @@ def categories(tactus: str, half: Path, preset: str) -> str:
         row["files"] += 1
         row["truth"] += len(truth["onsets"])
         onsets = report["onsets"]
-        row["found"] += sum(1 for t in truth["onsets"] if any(abs(o["time"] - t) <= 0.025 for o in onsets))
+        row["found"] += sum(1 for t in truth["onsets"] if found(onsets, t))
         first = min(onsets, key=lambda o: abs(o["time"] - truth["onsets"][0]), default=None)
         if first is not None and first["intensity"] is not None:
             row["intensity"].append(first["intensity"])
@@ -88,6 +88,7 @@ def analyses(tactus: str, half: Path, preset: str) -> dict[str, dict]:
 
 
 def found(onsets: list[dict], t: float) -> bool:
+    """Whether an onset lies within ±25 ms of `t`."""
     return any(abs(o["time"] - t) <= 0.025 for o in onsets)
 
 
