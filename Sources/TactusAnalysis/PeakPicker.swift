@@ -3,7 +3,9 @@ import TactusCore
 
 /// Decides which novelty peaks are onsets: a local maximum that stands `delta` above the
 /// local median, at least `minIntervalMs` after the previous onset, and that comes with a
-/// real rise in level (so a wobble inside one sound's decay or a noise bed does not fire).
+/// real rise in level (so a wobble inside one sound's decay or a noise bed does not fire);
+/// or a local maximum above the median where the level jumps by `jumpDb` (a hit in a noise
+/// bed).
 /// The silence gates relative to the file's loudest frame are applied once the file is done.
 public struct PeakPicker: TunablePart {
     public static let id = "peaks"
@@ -23,6 +25,8 @@ public struct PeakPicker: TunablePart {
                 help: "Level rise (as for minRiseDb) a weak peak needs, one whose novelty is under strongFactor × its threshold: grain, flutter and noise beds make weak peaks without a new sound; 0 = off.")
     public static let strongFactor = ParameterDescriptor.number("strongFactor", 1...100, default: 2,
                 help: "A peak whose novelty reaches this many times its threshold needs only minRiseDb (a note change or a fast roll may barely change the level).")
+    public static let jumpDb = ParameterDescriptor.number("jumpDb", 0...60, default: 8, unit: "dB",
+                help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
                 help: "Refuse an onset whose first swellAttackMs stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
@@ -32,7 +36,7 @@ public struct PeakPicker: TunablePart {
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -40,6 +44,7 @@ public struct PeakPicker: TunablePart {
     let minRiseDb: Float
     let weakRiseDb: Float
     let strongFactor: Float
+    let jumpDb: Float
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
@@ -56,6 +61,7 @@ public struct PeakPicker: TunablePart {
         delta = Float(parameters.number(Self.delta))
         weakRiseDb = Float(parameters.number(Self.weakRiseDb))
         strongFactor = Float(parameters.number(Self.strongFactor))
+        jumpDb = Float(parameters.number(Self.jumpDb))
         preMax = frames(Self.preMaxMs)
         postMax = frames(Self.postMaxMs)
         preMedian = max(1, frames(Self.preMedianMs))
@@ -80,15 +86,27 @@ public struct PeakPicker: TunablePart {
 
     /// Whether frame `m` is an onset candidate, given its threshold (local median + `delta`):
     /// a local maximum of the novelty that clears the threshold and whose level rises by
-    /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold.
-    /// `levels` are frame levels in dB.
+    /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold;
+    /// or a local maximum under the threshold but above the median where the level jumps by
+    /// `jumpDb`. `levels` are frame levels in dB.
     func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float]) -> Bool {
         let value = novelty[m]
-        guard value > 0, value >= threshold else { return false }
+        let clears = value >= threshold
+        guard value > 0, clears || (jumpDb > 0 && value >= threshold - delta) else { return false }
         let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
         for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
+        guard clears else { return jump(at: m, levels: levels) >= jumpDb }
         let rise = rise(at: m, levels: levels)
         return rise >= minRiseDb && (value >= strongFactor * threshold || rise >= weakRiseDb)
+    }
+
+    /// Level gained suddenly at frame `m`: the loudest of it and the next two frames over the
+    /// loudest of the three before (silence before the signal starts). Unlike `rise`, a frame
+    /// a little after an attack gains nothing, so it cannot pass for a second onset.
+    func jump(at m: Int, levels: [Float]) -> Float {
+        let after = levels[m...min(levels.count - 1, m + 2)].max()!
+        let before = m >= 3 ? levels[(m - 3)..<m].max()! : Self.silenceDb
+        return after - before
     }
 
     /// Level gained at frame `m`: the loudest of the next few frames over the quietest before

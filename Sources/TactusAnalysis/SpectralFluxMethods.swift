@@ -36,9 +36,10 @@ public struct SuperFlux: OnsetMethod {
     public static let summary = "Spectral flux against a frequency max-filtered, lagged reference (robust to vibrato and noise)."
     public static let maxFilterBands = ParameterDescriptor.integer("maxFilterBands", 0...8, default: 1, unit: "bands",
                  help: "Half-width of the frequency maximum filter applied to the reference frame.")
-    public static let lagMs = ParameterDescriptor.number("lagMs", 1...50, default: 10, unit: "ms", help: "How far back the reference frame lies.")
+    public static let lagMs = ParameterDescriptor.number("lagMs", 1...50, default: 20, unit: "ms",
+                help: "How far back the reference frame lies (rounded to whole hops; with the default 20 ms window, 20 ms compares windows that do not overlap).")
     public static let parameters = LogSpectrum.parameters + [maxFilterBands, lagMs]
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(3)]
+    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(4)]
 
     private let floorDb: Float
     private let bands: LogFilterbank

@@ -20,7 +20,7 @@ enum BuiltInPresets {
     "maxHz": 16000,
     "bandsPerOctave": 12,
     "maxFilterBands": 1,
-    "lagMs": 10
+    "lagMs": 20
   },
   "peaks": {
     "preMaxMs": 30,
@@ -180,7 +180,8 @@ enum BuiltInPresets {
   "peaks": {
     "delta": 8,
     "minRiseDb": 8,
-    "minIntervalMs": 250
+    "minIntervalMs": 250,
+    "jumpDb": 0
   },
   "mapping": {
     "transients": {
