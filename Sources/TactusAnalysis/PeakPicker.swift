@@ -25,8 +25,8 @@ public struct PeakPicker: TunablePart {
                 help: "Level rise (as for minRiseDb) a weak peak needs, one whose novelty is under strongFactor × its threshold: grain, flutter and noise beds make weak peaks without a new sound; 0 = off.")
     public static let strongFactor = ParameterDescriptor.number("strongFactor", 1...100, default: 2,
                 help: "A peak whose novelty reaches this many times its threshold needs only minRiseDb (a note change or a fast roll may barely change the level).")
-    public static let jumpDb = ParameterDescriptor.number("jumpDb", 0...60, default: 8, unit: "dB",
-                help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
+    public static let jumpDb = ParameterDescriptor.number("jumpDb", 0...60, default: 9, unit: "dB",
+                help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before the previous frame. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
                 help: "Refuse an onset whose first swellAttackMs stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
@@ -101,11 +101,13 @@ public struct PeakPicker: TunablePart {
     }
 
     /// Level gained suddenly at frame `m`: the loudest of it and the next two frames over the
-    /// loudest of the three before (silence before the signal starts). Unlike `rise`, a frame
-    /// a little after an attack gains nothing, so it cannot pass for a second onset.
+    /// loudest of the three before frame `m − 1` (silence before the signal starts). Frame
+    /// `m − 1` is skipped: with windows overlapping by half it already holds part of the
+    /// attack. Unlike `rise`, a frame a little after an attack gains nothing, so it cannot pass
+    /// for a second onset.
     func jump(at m: Int, levels: [Float]) -> Float {
         let after = levels[m...min(levels.count - 1, m + 2)].max()!
-        let before = m >= 3 ? levels[(m - 3)..<m].max()! : Self.silenceDb
+        let before = m >= 4 ? levels[(m - 4)..<(m - 1)].max()! : Self.silenceDb
         return after - before
     }
 

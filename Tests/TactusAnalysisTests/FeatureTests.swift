@@ -65,6 +65,31 @@ final class FeatureTests: XCTestCase {
         XCTAssertTrue(found.allSatisfy { $0.time < 0.05 })
     }
 
+    /// A low thud in a noise bed lifts only the lowest bands, so the mean flux over all bands
+    /// barely moves; the level jumps, and the jump makes it an onset (and only the thud's).
+    func testALowThudInNoiseIsFoundByItsLevelJump() throws {
+        let sr = 44100.0, thudAt = 1.0
+        let noise = Signals.noise(seconds: 2, sampleRate: sr, amplitude: 0.03)
+        let noisePower = 0.03 * 0.03 / 3
+        // An 80 Hz thud whose mean power over its first 100 ms is 12 dB above the noise's.
+        let start = Int(thudAt * sr)
+        var thud = [Float](repeating: 0, count: noise.count)
+        let amplitude = (2 * noisePower * pow(10, 1.2) / 0.6).squareRoot()
+        for i in 0..<Int(0.3 * sr) {
+            let t = Double(i) / sr
+            thud[start + i] = Float(amplitude * min(1, t / 0.003) * exp(-t / 0.08) * sin(2 * .pi * 80 * t))
+        }
+        let signal = Signals.mix(noise, thud)
+        let found = try analyse(signal, sampleRate: sr).onsets.map(\.time).filter { $0 > 0.05 }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertEqual(found.first ?? 0, thudAt, accuracy: 0.025)
+
+        var withoutJump = try AnalysisConfiguration.defaults()
+        withoutJump.peaks = try ParameterSet(PeakPicker.parameters, ["delta": .number(4), "jumpDb": .number(0)])
+        let missed = try analyse(signal, sampleRate: sr, configuration: withoutJump).onsets.filter { $0.time > 0.05 }
+        XCTAssertEqual(missed.count, 0, "the flux alone should not find it: \(missed.map(\.time))")
+    }
+
     func testEveryOnsetMethodFindsCleanClicks() throws {
         let onsets = [0.2, 0.5, 0.9]
         let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
