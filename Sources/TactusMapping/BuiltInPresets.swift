@@ -205,9 +205,6 @@ enum BuiltInPresets {
   "name": "ui",
   "extends": "default",
   "description": "Clicks, taps, toggles: light precise transients only, no continuous buzz; absolute levels so a soft tick stays soft.",
-  "peaks": {
-    "relativeGateDb": 30
-  },
   "mapping": {
     "loudness": {
       "normalization": "absolute"
