@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import soundfile as sf
+from scipy.stats import rankdata
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ORDER = ["explosion", "impact", "footstep", "door", "texture", "speech", "whoosh", "bell", "powerup", "click", "coin", "glass"]
@@ -151,8 +152,10 @@ def attack_brightness(samples: np.ndarray, rate: int, time: float) -> float:
 
 
 def spearman(a: list[float], b: list[float]) -> float:
-    ranks = lambda x: np.argsort(np.argsort(x))
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
+    """Pearson on average ranks (tied values share their mean rank, as Tactus's own
+    `Statistics.spearman` does: a run of transients at the same sharpness says nothing about
+    their order)."""
+    return float(np.corrcoef(rankdata(a), rankdata(b))[0, 1])
 
 
 def sharpness_within_files(half: Path, analysed: dict[str, dict]) -> str:
