@@ -61,7 +61,7 @@ enum BuiltInPresets {
       "attackWindowMs": 25,
       "sharpnessFrom": "weightedCentroid",
       "lowOctaves": 5.5,
-      "highOctaves": 10.5
+      "highOctaves": 11
     },
     "intensity": {
       "enabled": true,
@@ -132,7 +132,7 @@ enum BuiltInPresets {
     "transients": {
       "minIntensity": 0.5,
       "lowOctaves": 6.5,
-      "highOctaves": 11.5
+      "highOctaves": 12
     },
     "intensity": {
       "floorDb": -60,

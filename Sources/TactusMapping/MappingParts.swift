@@ -28,7 +28,7 @@ public enum TransientSettings: TunablePart {
                 help: "What a transient's sharpness measures. weightedCentroid: the attack's power centroid less its weight in the lows (a boom feels round, a coin or a click crisp); centroid: the same log-frequency centroid as the continuous sharpness.")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 5.5, unit: "octaves",
                 help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
-    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 10.5, unit: "octaves",
+    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 11, unit: "octaves",
                 help: "weightedCentroid value that maps to sharpness 1.")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, minIntensity, maxIntensity,
                                                            attackWindowMs, sharpnessFrom, lowOctaves, highOctaves]
