@@ -32,6 +32,10 @@ struct DCBlocker {
     private let pole2: Float
     /// (p, p², p³, p⁴): how the previous output reaches each sample of a group.
     private let carry: SIMD4<Float>
+    /// p⁴, `carry`'s last lane, kept apart so the compiler keeps the chain from group to group
+    /// a scalar multiply and add (seeing it is that lane, it computes the whole vector and
+    /// shuffles its last lane out and back on every turn).
+    private let pole4: Float
     /// `silentSeconds` in samples.
     private let silentRun: Int
     private var previousInput: Float = 0
@@ -47,6 +51,7 @@ struct DCBlocker {
         pole = p
         pole2 = p * p
         carry = SIMD4(p, p * p, p * p * p, p * p * p * p)
+        pole4 = carry[3]
         silentRun = max(4, Int((Self.silentSeconds * sampleRate).rounded()))
     }
 
@@ -99,26 +104,49 @@ struct DCBlocker {
     /// sample gathers the three before it), then the previous group's last output carried
     /// in. The state stays in locals for the loop: kept in `self`, every group stored one
     /// lane and reloaded it as part of a vector, a stall that cost more than the arithmetic.
+    ///
+    /// The time goes into the carry, the one chain from group to group: it is kept a scalar,
+    /// `y1 = z[3] + p⁴·y1` (the group's last lane, the same multiply and add), so each turn
+    /// waits for one multiply and one add rather than for shuffles that pack it into a vector.
+    /// The sample before each group is loaded from the input (the state only for the call's
+    /// first group), silence is judged with one vector compare, and the check for denormals
+    /// runs between runs of groups, not in every turn.
     private mutating func filter(_ x: UnsafePointer<Float>, groups count: Int, into y: UnsafeMutablePointer<Float>) {
-        let (p, p2, carry, silentRun) = (pole, pole2, carry, silentRun)
-        var (x1, y1, n, zeros) = (previousInput, previousOutput, groups, zeroRun)
-        for g in 0..<count {
-            let v = UnsafeRawPointer(x + 4 * g).loadUnaligned(as: SIMD4<Float>.self)
-            var z = v - SIMD4(x1, v[0], v[1], v[2])
+        guard count > 0 else { return }
+        let (p, p2, carry, p4, silentRun) = (pole, pole2, carry, pole4, silentRun)
+        var (y1, n, zeros) = (previousOutput, groups, zeroRun)
+
+        @inline(__always) func step(_ v: SIMD4<Float>, after before: SIMD4<Float>, into out: UnsafeMutablePointer<Float>) {
+            var z = v - before
             z += p * SIMD4(0, z[0], z[1], z[2])
             z += p2 * SIMD4(0, 0, z[0], z[1])
-            let out = z + carry * y1
-            zeros = v == .zero ? zeros &+ 4 : 0
-            UnsafeMutableRawPointer(y + 4 * g).storeBytes(of: zeros >= silentRun ? .zero : out, as: SIMD4<Float>.self)
-            x1 = v[3]
-            y1 = out[3]
-            // After a sound, silence makes the state decay towards denormals, whose
-            // arithmetic is slow. Far too few groups pass to get there between two checks,
-            // so checking every 256th group (counted from the start: the same groups
-            // whatever the blocks) keeps the branch out of nearly every step.
-            n &+= 1
+            let filtered = z + carry * y1
+            zeros = all(v .== .zero) ? zeros &+ 4 : 0
+            UnsafeMutableRawPointer(out).storeBytes(of: zeros >= silentRun ? .zero : filtered, as: SIMD4<Float>.self)
+            y1 = z[3] + p4 * y1  // out[3], bit for bit
+        }
+
+        let first = UnsafeRawPointer(x).loadUnaligned(as: SIMD4<Float>.self)
+        step(first, after: SIMD4(previousInput, first[0], first[1], first[2]), into: y)
+        var g = 1
+        // Checked at whole multiples of 256 groups counted from the start, as before: the
+        // state decays towards denormals (slow arithmetic) after a sound, and far too few
+        // groups pass to get there between two checks.
+        n &+= 1
+        if n & 255 == 0, y1 < 1e-20, y1 > -1e-20 { y1 = 0 }
+        while g < count {
+            let end = min(count, g + 256 - (n & 255))
+            var (source, target) = (UnsafeRawPointer(x + 4 * g), y + 4 * g)
+            for _ in g..<end {
+                step(source.loadUnaligned(as: SIMD4<Float>.self), after: (source - 4).loadUnaligned(as: SIMD4<Float>.self),
+                     into: target)
+                source += 16
+                target += 4
+            }
+            n &+= end - g
+            g = end
             if n & 255 == 0, y1 < 1e-20, y1 > -1e-20 { y1 = 0 }
         }
-        (previousInput, previousOutput, groups, zeroRun) = (x1, y1, n, zeros)
+        (previousInput, previousOutput, groups, zeroRun) = (x[4 * count - 1], y1, n, zeros)
     }
 }

@@ -12,7 +12,8 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
                           decimals: 2),
     ]
 
-    private var levels: [Float] = []
+    /// Unchecked as `SpectralFrame`'s per-frame state is (see there): one append per frame.
+    @exclusivity(unchecked) private var levels: [Float] = []
 
     public init() {}
 
@@ -55,8 +56,9 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
 
     private let minHz: Double
     private let maxHz: Double
-    private var centroids: [Float] = []
-    private var weighted: [Float] = []
+    /// Unchecked as `SpectralFrame`'s per-frame state is (see there): one append per frame.
+    @exclusivity(unchecked) private var centroids: [Float] = []
+    @exclusivity(unchecked) private var weighted: [Float] = []
 
     public init(parameters: ParameterSet) {
         minHz = parameters.number(Self.minHz)
