@@ -125,8 +125,7 @@ enum BuiltInPresets {
   "extends": "default",
   "description": "Explosions, crashes, thunder: one heavy transient, then a deep long rumble that fades with the tail; low sharpness.",
   "peaks": {
-    "minIntervalMs": 150,
-    "delta": 4
+    "minIntervalMs": 150
   },
   "mapping": {
     "transients": {
