@@ -51,16 +51,19 @@ public struct HapticMapper {
                                  gamma: transients.number(TransientSettings.gamma))
         let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
         let window = transients.number(TransientSettings.attackWindowMs) / 1000
-        // What the attack's sharpness is measured on, per frame, in 0…1.
-        let attackBrightness: [Float]
+        // What the attack's sharpness is measured on, at frame k, in 0…1 (read only at the
+        // attacks' frames, so no per-frame array is made for it).
+        let attackBrightness: (Int) -> Float
         if transients.choice(TransientSettings.sharpnessFrom) == "weightedCentroid" {
             let lowest = transients.number(TransientSettings.lowOctaves)
             let span = max(0.1, transients.number(TransientSettings.highOctaves) - lowest)
-            attackBrightness = analysis.feature(CentroidAnalyzer.weightedOutput).map { octaves in
-                octaves > 0 ? Float(min(1, max(0, (Double(octaves) - lowest) / span))) : 0
+            let weightedOctaves = analysis.feature(CentroidAnalyzer.weightedOutput)
+            attackBrightness = { k in
+                let octaves = weightedOctaves[k]
+                return octaves > 0 ? Float(min(1, max(0, (Double(octaves) - lowest) / span))) : 0
             }
         } else {
-            attackBrightness = brightness
+            attackBrightness = { brightness[$0] }
         }
         return analysis.onsets.map { onset in
             let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
@@ -69,10 +72,10 @@ public struct HapticMapper {
             var weighted = 0.0, total = 0.0
             for k in frames {
                 let w = pow(10, Double(relativeLevels[k]) / 10)
-                weighted += w * Double(attackBrightness[k])
+                weighted += w * Double(attackBrightness(k))
                 total += w
             }
-            let sharp = total > 0 ? weighted / total : Double(attackBrightness[frames.lowerBound])
+            let sharp = total > 0 ? weighted / total : Double(attackBrightness(frames.lowerBound))
             return HapticTrack.Transient(time: onset.time, intensity: low + (high - low) * scale(level),
                                          sharpness: sharp)
         }
