@@ -163,12 +163,16 @@ def onset_sample(stem: np.ndarray) -> int:
     return int(np.argmax(np.abs(stem) > threshold))
 
 
-def attacks(stem: np.ndarray, rate: int) -> list[int]:
-    """The stem's onset and its internal attacks (module docstring), as sample indices."""
+def attacks(stem: np.ndarray, rate: int, within_db: float = 20, rise_db: float = 15, gap_s: float = 0.1,
+            look_blocks: int = 5) -> list[int]:
+    """The stem's onset and its internal attacks (module docstring), as sample indices. The
+    keyword arguments are the rule's constants (truth_agreement.py varies them): a block within
+    `within_db` of the peak, `rise_db` above the quietest of the `look_blocks` 10 ms blocks
+    before it, `gap_s` after the previous onset."""
     first = onset_sample(stem)
     block = max(1, int(0.01 * rate))
     count = len(stem) // block
-    if count < 7:
+    if count < look_blocks + 2:
         return [first]
     rms = np.sqrt(np.mean(stem[: count * block].reshape(count, block) ** 2, axis=1) + 1e-20)
     level = 20 * np.log10(rms)
@@ -177,14 +181,14 @@ def attacks(stem: np.ndarray, rate: int) -> list[int]:
     # Power over the trailing 0.5 ms at every sample, to find where a rise leaves its trough.
     short = max(1, int(0.0005 * rate))
     power = np.convolve(stem.astype(np.float64) ** 2, np.ones(short) / short)[: len(stem)]
-    for k in range(5, count):
-        quiet = level[k - 5:k].min()
-        if level[k] < peak - 20 or level[k] - quiet < 15 or k * block - found[-1] < 0.1 * rate:
+    for k in range(look_blocks, count):
+        quiet = level[k - look_blocks:k].min()
+        if level[k] < peak - within_db or level[k] - quiet < rise_db or k * block - found[-1] < gap_s * rate:
             continue
         # The rise that reaches block k: from the quietest block on (before it, the previous
         # sound may still be decaying), the last time the power climbs past quiet + 6 dB (a
         # blip of the trough's noise that falls back is not the attack).
-        trough = (k - 5 + int(np.argmin(level[k - 5:k]))) * block
+        trough = (k - look_blocks + int(np.argmin(level[k - look_blocks:k]))) * block
         above = power[trough:(k + 1) * block] > 10 ** ((quiet + 6) / 10)
         crossings = np.flatnonzero(above[1:] & ~above[:-1]) + 1
         found.append(trough + (int(crossings[-1]) if len(crossings) else 0))

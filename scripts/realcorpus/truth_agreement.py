@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""How far can any detector agree with this corpus's ground truth? The internal-attack rule
+(make_realcorpus.py's module docstring) has constants a reasonable annotator could have set a
+little differently; each variant below changes one of them, recomputes every one-shot's onsets
+from its audio, and scores them against the annotation with the same ±25 ms one-to-one
+matching `tactus evaluate` uses. Where two equally defensible rules agree at F 0.9, no
+detector can score much above 0.9 against either.
+
+    python3 scripts/realcorpus/truth_agreement.py      (after make realcorpus)
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+import make_realcorpus as corpus
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+VARIANTS = {"rise 12 dB (15)": dict(rise_db=12), "rise 18 dB": dict(rise_db=18),
+            "within 25 dB of the peak (20)": dict(within_db=25), "within 15 dB": dict(within_db=15),
+            "80 ms after the previous (100)": dict(gap_s=0.08), "150 ms after": dict(gap_s=0.15),
+            "quietest of 40 ms before (50)": dict(look_blocks=4), "quietest of 80 ms": dict(look_blocks=8)}
+
+
+def matched(truth: list[float], found: list[float], tolerance: float = 0.025) -> int:
+    """Pairs within `tolerance`, one to one, closest first."""
+    pairs = sorted((abs(t - f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found) if abs(t - f) <= tolerance)
+    used_truth, used_found = set(), set()
+    for _, i, j in pairs:
+        if i not in used_truth and j not in used_found:
+            used_truth.add(i)
+            used_found.add(j)
+    return len(used_truth)
+
+
+def main() -> None:
+    for half in ("dev", "heldout"):
+        annotations = sorted((ROOT / "realcorpus" / half).glob("oneshot-*.json"))
+        for name, constants in VARIANTS.items():
+            hits = truth_count = found_count = 0
+            for path in annotations:
+                annotation = json.loads(path.read_text())
+                samples, rate = sf.read(str(path.with_name(annotation["file"])), always_2d=True)
+                lead = int(0.1 * rate)  # the one-shots are written after 0.1 s of silence
+                found = [(lead + s) / rate for s in corpus.attacks(samples.mean(axis=1)[lead:], rate, **constants)]
+                hits += matched(annotation["onsets"], found)
+                truth_count += len(annotation["onsets"])
+                found_count += len(found)
+            precision, recall = hits / found_count, hits / truth_count
+            print(f"{half:8s} {name:32s} {found_count:4d} onsets against {truth_count:4d}: "
+                  f"F@25 {2 * precision * recall / (precision + recall):.3f}")
+
+
+if __name__ == "__main__":
+    main()
