@@ -93,6 +93,8 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
 /// The sums both brightness measures are made of, over one frame's bins in a band, from one
 /// pass over the spectrum: Σ k·m[k] and Σ m[k] of the magnitudes, the same of the powers
 /// (`k` the bin index), each in eight fixed lanes (vectorised, and the same sums on every run).
+/// The magnitudes are taken from the powers as the pass goes (`magnitude(ofPower:)`, the
+/// same values `SpectralFrame.magnitude` holds), so the frame's magnitudes are never stored.
 struct BandMoments {
     /// First bin and one past the last bin of the band.
     let lo: Int, hi: Int
@@ -103,14 +105,16 @@ struct BandMoments {
     init(of frame: SpectralFrame, minHz: Double, maxHz: Double) {
         (lo, hi) = frame.binRange(minHz: minHz, maxHz: maxHz)
         binHz = Float(frame.binHz)
-        let m = frame.magnitude.baseAddress!, p = frame.power.baseAddress!
+        let p = frame.power.baseAddress!
         var mWeighted = SIMD8<Float>(repeating: 0), mTotal = SIMD8<Float>(repeating: 0)
         var pWeighted = SIMD8<Float>(repeating: 0), pTotal = SIMD8<Float>(repeating: 0)
         var index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(lo)
         var k = lo
         while k + 8 <= hi {
-            let mv = UnsafeRawPointer(m + k).loadUnaligned(as: SIMD8<Float>.self)
-            let pv = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+            let p0 = UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Float>.self)
+            let p1 = UnsafeRawPointer(p + k + 4).loadUnaligned(as: SIMD4<Float>.self)
+            let pv = SIMD8(lowHalf: p0, highHalf: p1)
+            let mv = SIMD8(lowHalf: magnitude(ofPower: p0), highHalf: magnitude(ofPower: p1))
             mWeighted += index * mv
             mTotal += mv
             pWeighted += index * pv
@@ -121,8 +125,9 @@ struct BandMoments {
         (magnitudeWeighted, magnitudeTotal) = (mWeighted.sum(), mTotal.sum())
         (powerWeighted, powerTotal) = (pWeighted.sum(), pTotal.sum())
         while k < hi {
-            magnitudeWeighted += Float(k) * m[k]
-            magnitudeTotal += m[k]
+            let m = magnitude(ofPower: p[k])
+            magnitudeWeighted += Float(k) * m
+            magnitudeTotal += m
             powerWeighted += Float(k) * p[k]
             powerTotal += p[k]
             k += 1
@@ -149,7 +154,7 @@ extension SpectralFrame {
     /// Bins whose centre lies in `minHz…maxHz` (clipped to Nyquist), as a half-open range.
     public func binRange(minHz: Double, maxHz: Double) -> (Int, Int) {
         let lo = max(0, Int((minHz / binHz).rounded(.up)))
-        let hi = min(magnitude.count, Int((maxHz / binHz).rounded(.down)) + 1)
+        let hi = min(binCount, Int((maxHz / binHz).rounded(.down)) + 1)
         return (min(lo, hi), hi)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// One analysis frame, handed to every analyzer in turn.
 ///
 /// The STFT reuses a single instance for every frame, so analyzers read it during
-/// `process` and must not keep it. Its buffers are allocated once and exposed as read-only
+/// `process` and must not keep it (nor its buffers: `samples` points into the STFT's pending
+/// samples, not into a copy). Its buffers are allocated once and exposed as read-only
 /// buffer pointers: per-element access then costs no copy-on-write or exclusivity checks,
 /// which would otherwise dominate the hot loop.
 public final class SpectralFrame {
@@ -22,7 +23,10 @@ public final class SpectralFrame {
     /// RMS level of `samples` in dBFS (a full-scale sine reads −3 dB), floored at −120.
     @exclusivity(unchecked) public internal(set) var levelDb: Float = -120
 
+    /// Zeros, the samples of the silent frame `init` makes; afterwards `samplesStart` points
+    /// into the STFT's own buffer of pending samples, valid while analyzers see the frame.
     let samplesStorage: UnsafeMutableBufferPointer<Float>
+    @exclusivity(unchecked) var samplesStart: UnsafePointer<Float>
     let magnitudeStorage: UnsafeMutableBufferPointer<Float>
     let realStorage: UnsafeMutableBufferPointer<Float>
     let imagStorage: UnsafeMutableBufferPointer<Float>
@@ -31,11 +35,26 @@ public final class SpectralFrame {
     /// The FFT's interleaved (real, imaginary) output for this frame, unscaled; split into
     /// `real`/`imag` only when a phase-aware method asks, since most never do.
     @exclusivity(unchecked) var spectrum: UnsafePointer<Float>?
+    /// Whether `magnitudeStorage` holds this frame's magnitudes: they are derived from
+    /// `power` when first asked for (the brightness sums take their square roots from the
+    /// power spectrum as they go, so in the default analysis nothing asks).
+    @exclusivity(unchecked) var magnitudeReady = true
 
     /// The frame's samples before windowing (`windowLength` values).
-    public var samples: UnsafeBufferPointer<Float> { UnsafeBufferPointer(samplesStorage) }
+    public var samples: UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: samplesStart, count: samplesStorage.count)
+    }
     /// Magnitude spectrum of the windowed frame, scaled so a full-scale sine peaks near 0.5.
-    public var magnitude: UnsafeBufferPointer<Float> { UnsafeBufferPointer(magnitudeStorage) }
+    public var magnitude: UnsafeBufferPointer<Float> {
+        if !magnitudeReady {
+            magnitudes(ofPower: powerStorage.baseAddress!, into: magnitudeStorage.baseAddress!,
+                       count: magnitudeStorage.count)
+            magnitudeReady = true
+        }
+        return UnsafeBufferPointer(magnitudeStorage)
+    }
+    /// Number of bins (`fftSize / 2 + 1`).
+    public var binCount: Int { powerStorage.count }
     /// Complex spectrum (same scale), for phase-aware methods.
     public var real: UnsafeBufferPointer<Float> {
         splitSpectrum()
@@ -58,6 +77,7 @@ public final class SpectralFrame {
             return buffer
         }
         samplesStorage = zeros(windowLength)
+        samplesStart = UnsafePointer(samplesStorage.baseAddress!)
         magnitudeStorage = zeros(binCount)
         realStorage = zeros(binCount)
         imagStorage = zeros(binCount)
@@ -159,31 +179,34 @@ public final class STFT {
 
     private func emitCompleteFrames(_ body: (SpectralFrame) -> Void) {
         let n = geometry.windowLength
-        while pending.count - readPosition >= n, nextIndex * geometry.hop < samplesSeen {
-            analyse(from: readPosition)
-            body(frame)
-            readPosition += geometry.hop
-            nextIndex += 1
+        guard pending.count - readPosition >= n, nextIndex * geometry.hop < samplesSeen else { return }
+        // The frame's samples are read in place: `pending` does not change until every
+        // complete frame has been seen.
+        pending.withUnsafeBufferPointer { source in
+            while source.count - readPosition >= n, nextIndex * geometry.hop < samplesSeen {
+                analyse(source.baseAddress! + readPosition)
+                body(frame)
+                readPosition += geometry.hop
+                nextIndex += 1
+            }
         }
+        frame.samplesStart = UnsafePointer(frame.samplesStorage.baseAddress!)
     }
 
-    private func analyse(from start: Int) {
+    private func analyse(_ samples: UnsafePointer<Float>) {
         let n = geometry.windowLength
         frame.index = nextIndex
         frame.time = Double(nextIndex * geometry.hop) / geometry.sampleRate
         let input = fft.input
-        let samples = frame.samplesStorage.baseAddress!
-        pending.withUnsafeBufferPointer { source in
-            samples.update(from: source.baseAddress! + start, count: n)
-        }
+        frame.samplesStart = samples
         let energy = window.withUnsafeBufferPointer { multiply(samples, $0.baseAddress!, into: input, count: n) }
         frame.levelDb = decibels(power: energy / Float(n))
         (input + n).update(repeating: 0, count: geometry.fftSize - n)
         fft.execute()
         frame.spectrum = fft.spectrum
-        powerAndMagnitude(ofInterleaved: fft.spectrum, scale: SpectralFrame.spectrumScale,
-                          power: frame.powerStorage.baseAddress!, magnitude: frame.magnitudeStorage.baseAddress!,
-                          count: fft.binCount)
+        power(ofInterleaved: fft.spectrum, scale: SpectralFrame.spectrumScale,
+              into: frame.powerStorage.baseAddress!, count: fft.binCount)
+        frame.magnitudeReady = false
     }
 
     private func compact() {

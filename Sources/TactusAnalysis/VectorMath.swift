@@ -36,28 +36,51 @@
     return total
 }
 
-/// Power and magnitude of `count` complex values stored as (real, imaginary) pairs, each
-/// part scaled by `scale` first: `power[k] = (re·s)² + (im·s)²`, `magnitude[k] = √power[k]`,
-/// four bins per step in one pass. The square root's argument is clamped at zero (a NaN
-/// gives 0): a plain `squareRoot()` keeps a scalar libm fallback per element for the
-/// negative case, which cost more than the rest of the frame's bin arithmetic.
-@inline(__always) func powerAndMagnitude(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
-                                         power: UnsafeMutablePointer<Float>, magnitude: UnsafeMutablePointer<Float>,
-                                         count: Int) {
+/// Power of `count` complex values stored as (real, imaginary) pairs, each part scaled by
+/// `scale` first: `power[k] = (re·s)² + (im·s)²`, four bins per step.
+@inline(__always) func power(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
+                             into power: UnsafeMutablePointer<Float>, count: Int) {
     var k = 0
     while k + 4 <= count {
         let v = UnsafeRawPointer(complex + 2 * k).loadUnaligned(as: SIMD8<Float>.self) * scale
         let squares = v * v
-        let p = squares.evenHalf + squares.oddHalf
-        UnsafeMutableRawPointer(power + k).storeBytes(of: p, as: SIMD4<Float>.self)
-        UnsafeMutableRawPointer(magnitude + k).storeBytes(of: p.replacing(with: 0, where: .!(p .>= 0)).squareRoot(),
-                                                          as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(power + k).storeBytes(of: squares.evenHalf + squares.oddHalf, as: SIMD4<Float>.self)
         k += 4
     }
     while k < count {
         let re = complex[2 * k] * scale, im = complex[2 * k + 1] * scale
         power[k] = re * re + im * im
-        magnitude[k] = (power[k] >= 0 ? power[k] : 0).squareRoot()
+        k += 1
+    }
+}
+
+/// The magnitude of a bin from its power, `√power`, with the argument clamped at zero (a
+/// NaN gives 0): a plain `squareRoot()` keeps a scalar libm fallback per element for the
+/// negative case, which cost more than the rest of the frame's bin arithmetic. Square roots
+/// are correctly rounded, so the vector and scalar forms agree bit for bit.
+@inline(__always) func magnitude(ofPower p: SIMD4<Float>) -> SIMD4<Float> {
+    // The sign bit cleared first (a power spectrum has none: sums of squares are never −0),
+    // so the compiler can see the argument is never negative and the square roots need no
+    // libm fallback; the select keeps only the lanes where `p ≥ 0`, as before.
+    let absolute = unsafeBitCast(unsafeBitCast(p, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+    return absolute.replacing(with: 0, where: .!(p .>= 0)).squareRoot()
+}
+
+
+@inline(__always) func magnitude(ofPower p: Float) -> Float {
+    (p >= 0 ? p : 0).squareRoot()
+}
+
+/// `magnitude[k] = magnitude(ofPower: power[k])` for `count` bins, four per step.
+func magnitudes(ofPower power: UnsafePointer<Float>, into magnitude: UnsafeMutablePointer<Float>, count: Int) {
+    var k = 0
+    while k + 4 <= count {
+        let p = UnsafeRawPointer(power + k).loadUnaligned(as: SIMD4<Float>.self)
+        UnsafeMutableRawPointer(magnitude + k).storeBytes(of: TactusAnalysis.magnitude(ofPower: p), as: SIMD4<Float>.self)
+        k += 4
+    }
+    while k < count {
+        magnitude[k] = TactusAnalysis.magnitude(ofPower: power[k])
         k += 1
     }
 }

@@ -96,7 +96,10 @@ public struct PresetLibrary {
     public func contents(of location: Location) throws -> Data {
         switch location {
         case .builtIn(let name):
-            return Data((builtIn[name] ?? "").utf8)
+            // Copied from the string's bytes: `Data(_: some Sequence)` casts its argument to
+            // a protocol at run time (a search of the conformance table at start-up).
+            var text = builtIn[name] ?? ""
+            return text.withUTF8 { Data(buffer: $0) }
         case .file(let url):
             do { return try InputFile.contents(of: url, maxBytes: 1 << 20) } catch {
                 throw PresetError(file: url.lastPathComponent, (error as? FileError)?.reason ?? "cannot be read")

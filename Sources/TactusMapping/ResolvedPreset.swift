@@ -118,7 +118,10 @@ public struct ResolvedPreset {
 
     /// A short, stable fingerprint of the resolved values (FNV-1a 64, hex).
     public var hash: String {
-        String(format: "%016llx", fnv1a64(canonicalLines.joined(separator: "\n")))
+        // As `String(format: "%016llx")` wrote it, without its variadic arguments (whose
+        // conformance look-ups cost more at start-up than the rest of the fingerprint).
+        let hex = String(fnv1a64(canonicalLines.joined(separator: "\n")), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
 
