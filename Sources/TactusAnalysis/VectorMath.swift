@@ -66,7 +66,7 @@
     return absolute.replacing(with: 0, where: .!(p .>= 0)).squareRoot()
 }
 
-
+/// The scalar form of `magnitude(ofPower:)`, for the bins after the last whole group of four.
 @inline(__always) func magnitude(ofPower p: Float) -> Float {
     (p >= 0 ? p : 0).squareRoot()
 }
