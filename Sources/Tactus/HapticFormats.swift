@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusAHAP
 import TactusAndroid
 import TactusCore
@@ -72,7 +81,7 @@ public enum HapticFormats {
     public static func select(_ ids: [String]) throws -> [any HapticFormat] {
         var seen: Set<String> = []
         var formats: [any HapticFormat] = []
-        for id in ids.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+        for id in ids.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingWhitespaces().lowercased() }) {
             guard let format = named(id) else {
                 throw FormatSelectionError(id: id, known: all.map { $0.id })
             }

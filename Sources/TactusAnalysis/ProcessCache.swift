@@ -1,10 +1,20 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Values built once per process and shared by every thread: FFTW plans per size,
 /// filterbanks per settings (a batch meets only a few sample rates). `make` runs under the
 /// cache's lock, which also serialises FFTW's planner (not thread-safe).
 final class ProcessCache<Key: Hashable, Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [Key: Value] = [:]
 
     func value(for key: Key, make: () -> Value) -> Value {

@@ -1,5 +1,14 @@
 import CSndFile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// What a file's header says about its audio.
@@ -34,11 +43,11 @@ public final class AudioFileReader {
 
     public init(url: URL) throws {
         self.url = url
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw AudioError(.notFound, "no such file", hint: "check the path")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw AudioError(.isDirectory, "is a directory, not an audio file", hint: "tactus batch converts a folder")
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
@@ -136,7 +145,7 @@ public final class AudioFileReader {
         case Int32(SF_FORMAT_RF64): return "RF64"
         case Int32(SF_FORMAT_AU): return "AU"
         case Int32(SF_FORMAT_RAW): return "RAW"
-        default: return String(format: "0x%06X", code)
+        default: return String(printf: "0x%06X", code)
         }
     }
 
@@ -158,7 +167,7 @@ public final class AudioFileReader {
         case Int32(SF_FORMAT_MPEG_LAYER_III): return "MPEG_LAYER_III"
         case Int32(SF_FORMAT_MPEG_LAYER_II): return "MPEG_LAYER_II"
         case Int32(SF_FORMAT_MPEG_LAYER_I): return "MPEG_LAYER_I"
-        default: return String(format: "0x%04X", code)
+        default: return String(printf: "0x%04X", code)
         }
     }
 }

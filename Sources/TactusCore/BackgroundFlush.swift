@@ -1,43 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 
 /// Syncs a log's committed outputs to disk on a thread of its own while a long run goes on,
 /// every `interval` seconds, so the syncs wait for the disk while the workers convert rather
 /// than all at the end. `finish()` stops the thread and syncs what is left.
 public final class BackgroundFlush {
-    private let condition = NSCondition()
-    private var stopping = false
-    private var stopped = false
+    /// Signalled once by `finish()`: ends the thread's wait at once instead of at the interval.
+    private let stop = DispatchSemaphore(value: 0)
+    /// Signalled once by the thread when it has ended; `errors` is then its alone to read.
+    private let stopped = DispatchSemaphore(value: 0)
     private var errors: [FileError] = []
 
     private let log: CommittedFiles
 
-    public init(log: CommittedFiles, interval: TimeInterval = 0.25) {
+    public init(log: CommittedFiles, interval: Double = 0.25) {
         self.log = log
-        let thread = Thread { [self] in
-            condition.lock()
-            while !stopping {
-                condition.unlock()
-                let found = log.flush()
-                condition.lock()
-                errors += found
-                if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: interval)) }
+        let nanoseconds = Int(interval * 1_000_000_000)
+        startThread { [self] in
+            while true {
+                errors += log.flush()
+                if stop.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { break }
             }
-            stopped = true
-            condition.broadcast()
-            condition.unlock()
+            stopped.signal()
         }
-        thread.start()
     }
 
     /// Stops the thread, syncs everything committed since its last pass and returns every
     /// failure of the run, in the order found.
     public func finish() -> [FileError] {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !stopped { condition.wait() }
-        let found = errors
-        condition.unlock()
-        return found + log.flush()
+        stop.signal()
+        stopped.wait()
+        return errors + log.flush()
     }
 }

@@ -1,11 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The outputs one command has committed and not yet synced to disk, in commit order without
 /// repeats. Each command (a `convert`, a `batch`) keeps its own log and passes it to whatever
 /// writes for it, so two runs in one process never sync, or miss, each other's files.
 /// Thread-safe: batch workers record into one log while a `BackgroundFlush` drains it.
 public final class CommittedFiles: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var paths: [String] = []
     private var seen: Set<String> = []
 
@@ -44,7 +54,7 @@ public final class CommittedFiles: @unchecked Sendable {
     /// Syncs on every core at once: the syncs mostly wait for the disk.
     private static func sync(_ paths: [String]) -> [FileError] {
         var errors = [FileError?](repeating: nil, count: paths.count)
-        let lock = NSLock()
+        let lock = Lock()
         let workers = min(paths.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: paths.count, by: workers) {

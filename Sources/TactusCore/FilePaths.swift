@@ -7,3 +7,50 @@ public enum FilePaths {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
+
+extension FilePaths {
+    /// The path without trailing slashes ("/" stays "/").
+    private static func trimmingTrailingSlashes(_ path: String) -> Substring {
+        var end = path.endIndex
+        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+        if end == path.startIndex, !path.isEmpty { return "/" }
+        return path[..<end]
+    }
+
+    /// The last component, as `NSString.lastPathComponent`: "a/b.wav" → "b.wav", "a/b/" → "b",
+    /// "/" → "/", "" → "".
+    public static func lastComponent(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The path without its last component, as `NSString.deletingLastPathComponent`:
+    /// "a/b/c" → "a/b", "a" → "", "/a" → "/", "/" → "/".
+    public static func deletingLastComponent(_ path: String) -> String {
+        let trimmed = trimmingTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmingTrailingSlashes(String(trimmed[..<slash])))
+    }
+
+    /// A file name without its extension, as `NSString.deletingPathExtension` on a name:
+    /// "soft.json" → "soft", "a.b.json" → "a.b", ".hidden" → ".hidden".
+    public static func deletingExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              name[name.index(before: dot)] != "/", !name[dot...].contains("/") else { return name }
+        return String(name[..<dot])
+    }
+}
+
+extension String {
+    /// `NSString.padding(toLength:withPad: " ", startingAt: 0)`: spaces added, or the text cut,
+    /// to `length` UTF-16 units.
+    package func padded(toLength length: Int) -> String {
+        let units = utf16.count
+        if units >= length { return String(utf16.prefix(length)) ?? String(self.prefix(length)) }
+        return self + String(repeating: " ", count: length - units)
+    }
+}

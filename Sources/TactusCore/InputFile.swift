@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,21 +46,26 @@ public enum InputFile {
     /// - Throws: `FileError` as `openRegular`, or when the file is larger than `maxBytes`.
     public static func contents(of url: URL, maxBytes: Int = 1 << 30) throws -> Data {
         let descriptor = try openRegular(url)
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { close(descriptor) }
         var status = stat()
         if fstat(descriptor, &status) == 0, Int(status.st_size) > maxBytes {
             throw FileError(file: url.path, reason: "is \(status.st_size) bytes, over the \(maxBytes)-byte limit for this kind of file")
         }
-        do {
-            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-            guard data.count <= maxBytes else {
-                throw FileError(file: url.path, reason: "is over the \(maxBytes)-byte limit for this kind of file")
+        // Read to the end (or one byte past the limit), in blocks of at least 64 KB.
+        var data = Data()
+        var block = [UInt8](repeating: 0, count: max(1 << 16, min(Int(status.st_size) + 1, maxBytes + 1)))
+        while data.count <= maxBytes {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, maxBytes + 1 - data.count)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
-            return data
-        } catch let error as FileError {
-            throw error
-        } catch {
-            throw FileError(file: url.path, reason: "cannot be read: \(FileErrorReason.describe(error))")
+            if count == 0 { break }
+            data.append(contentsOf: block[..<count])
         }
+        guard data.count <= maxBytes else {
+            throw FileError(file: url.path, reason: "is over the \(maxBytes)-byte limit for this kind of file")
+        }
+        return data
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Deterministic JSON text pieces shared by every hand-written JSON (and JSON-like) output:
 /// haptic files, analysis reports, presets and schemas, manifests, preview pages. The one

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one place that makes sure an output folder can take files.
 public enum OutputFolder {
@@ -7,9 +16,9 @@ public enum OutputFolder {
     /// - Throws: `FileError` naming the folder, with the POSIX reason and a hint to choose
     ///   another with `-o`.
     public static func prepare(_ directory: URL) throws {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw FileError(file: directory.path, reason: "output folder \(directory.path) is a file",
                                 hint: "choose a folder with -o")
             }

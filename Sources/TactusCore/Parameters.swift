@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A value a preset can give to a parameter.
 public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
@@ -81,7 +90,7 @@ public struct ParameterDescriptor: Sendable {
                 return "\(value) is not one of \(options.map { "\"\($0)\"" }.joined(separator: ", "))"
             }
         case (.text(let pattern), .choice(let v)):
-            guard v.range(of: "^(?:\(pattern))$", options: .regularExpression) != nil else {
+            guard let regex = try? Regex("(?:\(pattern))"), (try? regex.wholeMatch(in: v)) != nil else {
                 return "\(value) is not \(expectedType)"
             }
         default:

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The parts of one kind that presets and options can select by id (onset methods, output
 /// formats): a fixed list of built-in parts plus those a library user registers at run time
@@ -7,7 +16,7 @@ public final class PartRegistry<Part>: @unchecked Sendable {
     /// The built-in parts, in the order they are listed.
     public let builtIn: [Part]
     private let id: (Part) -> String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var registered: [Part] = []
 
     public init(builtIn: [Part], id: @escaping (Part) -> String) {

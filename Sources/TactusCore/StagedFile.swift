@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An output written under a hidden temporary name in its final folder and renamed into
 /// place only when complete (atomic on one filesystem), so a failed or interrupted run
@@ -47,13 +56,21 @@ public struct StagedFile {
         do {
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw failure("cannot be created") }
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            defer { try? handle.close() }
-            func flush(_ buffer: Data) throws {
-                do { try handle.write(contentsOf: buffer) } catch { throw failure(FileErrorReason.describe(error)) }
+            defer { close(descriptor) }
+            func flush(_ buffer: [UInt8]) throws {
+                var offset = 0
+                while offset < buffer.count {
+                    let count = buffer.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(String(cString: strerror(errno)))
+                    }
+                    offset += count
+                }
                 written += buffer.count
             }
-            var buffer = Data()
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 16 + 4096)
             try produce { piece in
                 buffer.append(contentsOf: piece.utf8)
                 if buffer.count >= 1 << 16 {
@@ -88,4 +105,9 @@ public struct StagedFile {
         FileError(file: destination.path, reason: "cannot write \(destination.lastPathComponent): \(reason)",
                   hint: FileErrorReason.writeHint)
     }
+}
+
+/// POSIX `write`, named apart from `StagedFile.write`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

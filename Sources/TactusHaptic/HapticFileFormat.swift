@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// Meta / Lofelt `.haptic` (version 1 JSON) as an output format: one continuous amplitude and
@@ -71,7 +80,7 @@ public struct HapticFileFormat: HapticReadableFormat {
     /// the comma-separated form `HapticFileReader` gives it), every other key a string.
     static func metadataValue(_ entry: MetadataEntry) -> String {
         guard entry.key == "tags" else { return JSONText.quote(entry.value) }
-        let tags = entry.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let tags = entry.value.split(separator: ",").map { $0.trimmingWhitespaces() }.filter { !$0.isEmpty }
         return "[" + tags.map { JSONText.quote($0) }.joined(separator: ", ") + "]"
     }
 

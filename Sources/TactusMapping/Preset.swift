@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusAHAP
 import TactusCore
 
@@ -41,14 +50,14 @@ public struct PresetFile: Equatable {
     /// Parses a preset's JSON, checking its shape (keys and value types, not ranges: those
     /// depend on the resolved onset method and are checked when the chain is resolved).
     public static func parse(_ data: Data, source: String) throws -> PresetFile {
-        let fileName = (source as NSString).lastPathComponent
+        let fileName = FilePaths.lastComponent(source)
         let json: JSONValue
         do { json = try JSONReader.parse(data) } catch {
             throw PresetError(file: fileName, "is not valid JSON (\(error))")
         }
         guard case .object(let members) = json else { throw PresetError(file: fileName, "must hold a JSON object") }
         let top = try Self.unique(members, path: "", fileName)
-        var preset = PresetFile(source: source, name: (fileName as NSString).deletingPathExtension)
+        var preset = PresetFile(source: source, name: FilePaths.deletingExtension(fileName))
         let sectionRoots = Set(PresetSections.all.map { $0.path.split(separator: ".").first.map(String.init)! })
         for key in top.keys.sorted() {
             let value = top[key]!

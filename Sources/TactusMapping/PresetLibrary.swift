@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// Finds presets by name or path and resolves their `extends` chains.
@@ -18,6 +27,19 @@ public struct PresetLibrary {
     }
 
     /// The shipped presets as compiled into the tool.
+    /// The file the process runs: `/proc/self/exe` resolved on Linux (what `Bundle.main`
+    /// gives there), `Bundle.main.executableURL` elsewhere; else the command line's name.
+    public static var runningExecutable: URL {
+        #if canImport(FoundationEssentials) && os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        #elseif !canImport(FoundationEssentials)
+        if let url = Bundle.main.executableURL { return url }
+        #endif
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
+    }
+
     public static let compiledIn = PresetLibrary(
         directories: [], builtIn: Dictionary(uniqueKeysWithValues: BuiltInPresets.files.map { ($0.name, $0.json + "\n") }))
 
@@ -27,8 +49,7 @@ public struct PresetLibrary {
     /// copies compiled into the tool.
     /// - Parameter executable: the running tool; by default the file the process runs (not
     ///   its name on the command line, which is relative when it was found through `PATH`).
-    public static func standard(executable: URL = Bundle.main.executableURL
-                                    ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "."))
+    public static func standard(executable: URL = runningExecutable)
         -> PresetLibrary {
         var dirs: [URL] = []
         if let env = ProcessInfo.processInfo.environment["TACTUS_PRESETS"] {
@@ -115,10 +136,10 @@ public struct PresetLibrary {
         while let (ref, base) = next {
             let location = try locate(ref, relativeTo: base)
             let source = location.source
-            let fileName = (source as NSString).lastPathComponent
+            let fileName = FilePaths.lastComponent(source)
             guard !seen.contains(source) else {
                 throw PresetError(file: fileName,
-                                  "extends forms a cycle: " + (seen + [source]).map { ($0 as NSString).lastPathComponent }
+                                  "extends forms a cycle: " + (seen + [source]).map { FilePaths.lastComponent($0) }
                                       .joined(separator: " → "))
             }
             seen.append(source)

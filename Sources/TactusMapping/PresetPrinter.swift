@@ -53,7 +53,7 @@ public enum PresetPrinter {
             }
         }
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "(\($0.1))" }
+        return rows.map { $0.0.padded(toLength: width + 2) + "(\($0.1))" }
     }
 
     private static func render(_ entries: [String], indent: Int) -> [String] {

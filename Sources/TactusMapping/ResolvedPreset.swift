@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusAnalysis
 import TactusCore
 
@@ -43,7 +52,7 @@ public struct ResolvedPreset {
                     let ids = OnsetMethods.all.map { $0.id }
                     throw PresetError(file: file.displayName,
                                       "onset.method = \(value) is not a known onset method (one of \(ids.joined(separator: ", ")))"
-                                          + PresetFile.suggestion("\(value)".trimmingCharacters(in: ["\""]), ids))
+                                          + PresetFile.suggestion("\(value)".trimmingQuotes(), ids))
                 }
                 if id != methodId { firstOnsetFile = index }
                 methodId = id
@@ -118,7 +127,7 @@ public struct ResolvedPreset {
 
     /// A short, stable fingerprint of the resolved values (FNV-1a 64, hex).
     public var hash: String {
-        // As `String(format: "%016llx")` wrote it, without its variadic arguments (whose
+        // As `String(printf: "%016llx")` wrote it, without its variadic arguments (whose
         // conformance look-ups cost more at start-up than the rest of the fingerprint).
         let hex = String(fnv1a64(canonicalLines.joined(separator: "\n")), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
@@ -131,7 +140,7 @@ extension PresetFile {
 
     /// The name used in messages: the file's name, or `--set`.
     public var displayName: String {
-        source == Self.overrideSource ? source : (source as NSString).lastPathComponent
+        source == Self.overrideSource ? source : FilePaths.lastComponent(source)
     }
 
     /// Builds the override layer from `section.key=value` strings (`--set`, repeatable).

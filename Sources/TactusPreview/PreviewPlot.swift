@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Draws a preview plot as SVG: the sound's waveform above, the haptics below on one time
 /// axis. It draws what `HapticTimeline` and `WaveformEnvelope` computed and evaluates
@@ -171,7 +180,7 @@ struct PreviewPlot {
         let peak = Double(envelope.peak)
         svg.element("text", [("class", "tp-muted tp-small"), ("x", Markup.number(Layout.left - 10)),
                              ("y", Markup.number(middle + 14)), ("text-anchor", "end")],
-                    text: "peak " + Markup.number(20 * log10(peak), decimals: 0).replacingOccurrences(of: "-", with: "−") + " dB")
+                    text: "peak " + String(Markup.number(20 * log10(peak), decimals: 0).map { $0 == "-" ? "−" : $0 }) + " dB")
         let columns = envelope.columns(Layout.columns)
         let step = Layout.plotWidth / Double(columns.count)
         // Upper edge left to right, lower edge back; at least a hairline thick everywhere.

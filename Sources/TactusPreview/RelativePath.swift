@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The reference from a page to a file it links or plays, relative to the page's folder,
 /// so a preview folder can be moved, zipped or served as a whole and still work offline.
@@ -11,14 +20,26 @@ enum RelativePath {
         var common = 0
         while common < min(target.count - 1, base.count), target[common] == base[common] { common += 1 }
         let parts = Array(repeating: "..", count: base.count - common) + target[common...]
-        return parts.map { $0.addingPercentEncoding(withAllowedCharacters: pathComponentAllowed) ?? $0 }
-            .joined(separator: "/")
+        return parts.map(percentEncoded).joined(separator: "/")
     }
 
-    /// Characters left as they are inside one path component.
-    private static let pathComponentAllowed: CharacterSet = {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/;:")
-        return allowed
-    }()
+    /// One path component with every UTF-8 byte outside `pathComponentAllowed` written as
+    /// `%XX`: what Foundation's `addingPercentEncoding(withAllowedCharacters:)` gives.
+    static func percentEncoded(_ component: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in component.utf8 {
+            if pathComponentAllowed.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Bytes left as they are inside one path component: `CharacterSet.urlPathAllowed`
+    /// without `/`, `;` and `:`.
+    private static let pathComponentAllowed: Set<UInt8> = Set(
+        "!$&'()*+,-.0123456789=@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~".utf8)
 }

@@ -1,5 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Tactus
 import TactusCore
 #if canImport(Glibc)
@@ -183,14 +188,14 @@ private final class ProgressDisplay {
             }
         }
         if terminal, !quiet {
-            FileHandle.standardError.write(Data(("\r" + progress.bar(width: Self.width() - 1) + "\u{1B}[K").utf8))
+            writeToStandardError(("\r" + progress.bar(width: Self.width() - 1) + "\u{1B}[K"))
             barShown = true
         }
     }
 
     func clear() {
         guard barShown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        writeToStandardError("\r\u{1B}[K")
         barShown = false
     }
 

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tactus
 import TactusAHAP
 import TactusCore
@@ -37,18 +46,18 @@ struct Convert: ParsableCommand {
             let result = try converter.convert(url, to: files.outputDirectory, stem: files.stems[url],
                                                protectedPaths: files.protectedPaths)
             for warning in result.warnings {
-                FileHandle.standardError.write(Data("\(url.path): \(warning)\n".utf8))
+                writeToStandardError("\(url.path): \(warning)\n")
             }
             if checkHarmony, result.audioFormat != nil, let ahap = result.output(AHAPFormat.id) {
                 let document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes))
                 for finding in HarmonyCheck.check(document, audio: try ReferenceEnvelope.measure(url)) {
-                    FileHandle.standardError.write(Data("\(url.path): warning: \(finding.message)\n".utf8))
+                    writeToStandardError("\(url.path): warning: \(finding.message)\n")
                 }
             }
             if !options.quiet {
                 let t = result.track
                 print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(t.transients.count) transients, "
-                      + "\(t.regions.count) continuous regions, \(String(format: "%.2f", t.duration)) s)")
+                      + "\(t.regions.count) continuous regions, \(String(printf: "%.2f", t.duration)) s)")
             }
         }
     }

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tactus
 
 struct Evaluate: ParsableCommand {
@@ -39,11 +48,11 @@ struct Evaluate: ParsableCommand {
             for file in evaluation.files {
                 let s = OnsetScore(detected: file.detected, truth: file.truth.onsets, tolerance: 0.025)
                 let f = file.fidelity
-                print(String(format: "%@  F@25 %.2f  intensity r %@  sharpness ρ %@  %.1f pts/s",
-                             file.truth.audio.lastPathComponent as NSString, s.fMeasure,
-                             (f.intensityCorrelation.map { String(format: "%.3f", $0) } ?? "–") as NSString,
-                             (f.sharpnessCorrelation.map { String(format: "%.3f", $0) } ?? "–") as NSString,
-                             f.controlPointsPerSecond))
+                let intensity = f.intensityCorrelation.map { String(printf: "%.3f", $0) } ?? "–"
+                let sharpness = f.sharpnessCorrelation.map { String(printf: "%.3f", $0) } ?? "–"
+                print(file.truth.audio.lastPathComponent + String(printf: "  F@25 %.2f", s.fMeasure)
+                      + "  intensity r \(intensity)  sharpness ρ \(sharpness)"
+                      + String(printf: "  %.1f pts/s", f.controlPointsPerSecond))
             }
             print("")
         }

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusMapping
 
 struct Presets: ParsableCommand {
@@ -27,7 +36,7 @@ struct Presets: ParsableCommand {
             let width = names.map(\.count).max() ?? 0
             for name in names {
                 let line = (try? library.chain(name).last?.description ?? "") ?? "(cannot be read)"
-                print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + line)
+                print(name.padded(toLength: width + 2) + line)
             }
         }
     }

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tactus
 import TactusAHAP
 import TactusCore
@@ -48,7 +57,7 @@ struct Preview: ParsableCommand {
     private static func line(for input: URL, _ summary: PreviewSummary) -> String {
         let findings = summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) finding(s): see the page"
         return "\(input.path) → \(summary.page.path)  (\(summary.transientCount) transients, "
-            + String(format: "%.2f", summary.continuousSeconds) + " s continuous, "
+            + String(printf: "%.2f", summary.continuousSeconds) + " s continuous, "
             + "\(summary.controlPointCount) control points, preset \(summary.presetName ?? "unknown")\(findings))"
     }
 }

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tactus
 import TactusAHAP
 import TactusCore
@@ -9,9 +18,20 @@ enum TactusCLIVersion {
     static var text: String { TactusVersion.current }
 }
 
+/// Writes `text` to standard error at once, unbuffered (as `FileHandle.standardError` did).
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let count = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return }
+        bytes = bytes.dropFirst(count)
+    }
+}
+
 /// Prints one problem line to standard error: `tactus: <file>: <reason> (<hint>)`.
 func report(_ message: Any) {
-    FileHandle.standardError.write(Data("tactus: \(message)\n".utf8))
+    writeToStandardError("tactus: \(message)\n")
 }
 
 /// Preset selection shared by every command that converts or analyses.

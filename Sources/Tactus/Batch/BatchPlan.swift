@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusMapping
 import TactusCore
 
@@ -43,8 +52,8 @@ public struct BatchPlan {
         self.options = options
         inputRoot = options.inputURL
         outputRoot = options.outputURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: inputRoot.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: inputRoot.path, isDirectory: &isDirectory), isDirectory else {
             throw BatchUsageError(message: "\(options.input): is not a folder (tactus batch takes a folder; use tactus convert for files)")
         }
         guard options.jobs >= 1 else { throw BatchUsageError(message: "--jobs must be at least 1") }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a person watching a batch sees: a bar redrawn in place on a terminal, or one plain
 /// line per converted file when the output goes to a log.
@@ -35,7 +44,7 @@ public struct BatchProgress {
         if done > 0, seconds > 0 {
             let rate = Double(done) / seconds
             let eta = Int((Double(total - done) / rate).rounded())
-            text += String(format: "  %.1f files/s  ETA %d:%02d", rate, eta / 60, eta % 60)
+            text += String(printf: "  %.1f files/s  ETA %d:%02d", rate, eta / 60, eta % 60)
         }
         let room = width - text.count - 2
         guard room > 1 else { return String(text.prefix(max(width, 0))) }
@@ -49,6 +58,6 @@ public struct BatchProgress {
             return nil
         }
         return "[\(done)/\(total)] \(plan.displayInput(outcome.source)) → \(plan.displayOutput(ahap))  "
-            + "(\(outcome.transients ?? 0) transients, \(String(format: "%.2f", outcome.durationSeconds ?? 0)) s)"
+            + "(\(outcome.transients ?? 0) transients, \(String(printf: "%.2f", outcome.durationSeconds ?? 0)) s)"
     }
 }

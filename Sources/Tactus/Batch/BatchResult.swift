@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// What happened to one source file.
@@ -79,9 +88,9 @@ public struct BatchResult {
         if !problems.isEmpty { parts.append("\(problems.count) other problem(s)") }
         if interrupted { parts.append("\(count(.notStarted)) not started (interrupted)") }
         var line = parts.joined(separator: ", ")
-        line += String(format: "; %.2f s of audio in %.2f s", convertedAudioSeconds, wallSeconds)
+        line += String(printf: "; %.2f s of audio in %.2f s", convertedAudioSeconds, wallSeconds)
         if convertedAudioSeconds > 0, wallSeconds > 0 {
-            line += String(format: " (%.1f× real time)", convertedAudioSeconds / wallSeconds)
+            line += String(printf: " (%.1f× real time)", convertedAudioSeconds / wallSeconds)
         }
         let kept = orphans.filter { !$0.pruned }.count, pruned = orphans.count - kept
         if kept > 0 { line += "; \(kept) deleted source(s) still have outputs (--prune removes them)" }

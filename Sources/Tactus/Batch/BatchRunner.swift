@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
@@ -21,7 +31,7 @@ public final class BatchRunner {
     public let plan: BatchPlan
     /// Every output the run commits, synced in the background and before the manifest is saved.
     public let log: CommittedFiles
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextJob = 0
     private var outcomes: [BatchFileOutcome?]
     /// Output folders of the jobs being converted now, by job index.
@@ -43,13 +53,11 @@ public final class BatchRunner {
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
-            let thread = Thread { [self] in
+            // The main thread's usual 8 MiB: secondary threads get only 512 KiB on macOS.
+            startThread(stackSize: 8 << 20) { [self] in
                 work(stop: stop, observer: observer)
                 group.leave()
             }
-            // The main thread's usual 8 MiB: secondary threads get only 512 KiB on macOS.
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         group.wait()
 

@@ -1,9 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Asks a running batch to stop: no new file starts, files in progress finish (so their
 /// outputs are whole), the manifest is saved. Set from a signal handler's thread.
 public final class BatchStop: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var requested = false
 
     public init() {}

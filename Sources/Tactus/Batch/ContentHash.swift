@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an
@@ -108,7 +117,7 @@ public struct ContentHash {
     }
 
     public var hexDigest: String {
-        String(format: "%016llx", digest)
+        String(printf: "%016llx", digest)
     }
 
     private mutating func consumeStripe(_ bytes: UnsafeRawBufferPointer, at offset: Int) {

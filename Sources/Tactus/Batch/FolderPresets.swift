@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusMapping
 import TactusCore
 
@@ -75,7 +84,7 @@ public final class FolderPresets {
         if folder.isEmpty {
             inherited = resolve(base, config: nil)
         } else {
-            inherited = setting((folder as NSString).deletingLastPathComponent)
+            inherited = setting(FilePaths.deletingLastComponent(folder))
         }
         var result = inherited
         let configPath = folder.isEmpty ? FolderPresetFile.fileName : folder + "/" + FolderPresetFile.fileName

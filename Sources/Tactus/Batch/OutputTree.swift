@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// Housekeeping in a batch's output folder.
@@ -23,10 +32,10 @@ enum OutputTree {
         var folders = Set<String>()
         for path in relativePaths {
             unlink(root.appendingPathComponent(path).path)
-            var folder = (path as NSString).deletingLastPathComponent
+            var folder = FilePaths.deletingLastComponent(path)
             while !folder.isEmpty {
                 folders.insert(folder)
-                folder = (folder as NSString).deletingLastPathComponent
+                folder = FilePaths.deletingLastComponent(folder)
             }
         }
         // Deepest first, so a parent is tried after its children; rmdir only removes empty folders.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TactusCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +36,7 @@ public struct PathFilter: Sendable {
     }
 
     static func matches(_ pattern: String, _ relativePath: String) -> Bool {
-        let subject = pattern.contains("/") ? relativePath : (relativePath as NSString).lastPathComponent
+        let subject = pattern.contains("/") ? relativePath : FilePaths.lastComponent(relativePath)
         return fnmatch(pattern, subject, 0) == 0
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TactusAudio
 import TactusCore
 #if canImport(Glibc)
@@ -16,7 +20,7 @@ public struct BatchSource: Sendable {
     public let byteCount: Int
 
     /// The folder below the input folder (`ui`, or "" at the top).
-    public var relativeFolder: String { (relativePath as NSString).deletingLastPathComponent }
+    public var relativeFolder: String { FilePaths.deletingLastComponent(relativePath) }
 }
 
 /// A file that looked like audio but cannot be converted, found while walking the tree.

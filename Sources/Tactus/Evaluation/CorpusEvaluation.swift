@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusAHAP
 import TactusMapping
 import TactusCore
@@ -55,7 +64,7 @@ public struct CorpusEvaluation {
             let abs50 = s50.errors.map { abs($0) * 1000 }
             let bias = s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000
             let count = files.filter { c == nil || $0.truth.condition == c }.count
-            lines.append(condition.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %5d %6.3f %6.3f %6.3f %6.3f %7.2f %7.2f %7.2f", count,
+            lines.append(condition.padded(toLength: 10) + String(printf: " %5d %6.3f %6.3f %6.3f %6.3f %7.2f %7.2f %7.2f", count,
                                 s25.precision, s25.recall, s25.fMeasure, s50.fMeasure, Statistics.median(abs50),
                                 Statistics.percentile(abs50, 0.9), bias))
         }
@@ -64,12 +73,12 @@ public struct CorpusEvaluation {
         let pairs = files.flatMap(\.fidelity.sharpnessPairs)
         let pooled = Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)) ?? 0
         lines.append("")
-        lines.append(String(format: "continuous intensity↔loudness Pearson, mean of %d files: %.3f", intensity.count, intensity.value))
-        lines.append(String(format: "felt intensity (continuous + transients)↔loudness Pearson, mean of %d files: %.3f",
+        lines.append(String(printf: "continuous intensity↔loudness Pearson, mean of %d files: %.3f", intensity.count, intensity.value))
+        lines.append(String(printf: "felt intensity (continuous + transients)↔loudness Pearson, mean of %d files: %.3f",
                             felt.count, felt.value))
-        lines.append(String(format: "sharpness↔log centroid Spearman, mean of %d files: %.3f; pooled over %d frames: %.3f",
+        lines.append(String(printf: "sharpness↔log centroid Spearman, mean of %d files: %.3f; pooled over %d frames: %.3f",
                             sharpness.count, sharpness.value, pairs.count, pooled))
-        lines.append(String(format: "control points per second: %.1f   AHAP bytes per second: %.0f",
+        lines.append(String(printf: "control points per second: %.1f   AHAP bytes per second: %.0f",
                             mean { $0.controlPointsPerSecond }.value, mean { $0.bytesPerSecond }.value))
         lines.append("scaled transients: \(files.map(\.fidelity.scaledTransients).reduce(0, +))   "
                      + "validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "

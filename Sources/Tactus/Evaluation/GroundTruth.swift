@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusCore
 
 /// An annotated sound: the audio file and the onset times a designer wants transients at.
@@ -13,11 +22,8 @@ public struct GroundTruth {
 
     /// Every annotation under `directory`, sorted by audio path.
     public static func find(in directory: URL) throws -> [GroundTruth] {
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
-            return []
-        }
         var found: [GroundTruth] = []
-        for case let url as URL in enumerator where url.pathExtension == "json" {
+        for url in files(under: directory) where url.pathExtension == "json" {
             guard let data = try? InputFile.contents(of: url, maxBytes: 16 << 20), let json = try? JSONReader.parse(data),
                   let file = json["file"]?.string, case .array(let times)? = json["onsets"] else { continue }
             let onsets = times.compactMap(\.number)
@@ -26,5 +32,18 @@ public struct GroundTruth {
                                      condition: json["condition"]?.string ?? "", onsets: onsets))
         }
         return found.sorted { $0.audio.path < $1.audio.path }
+    }
+
+    /// Every file under `directory`, at any depth, without following links to folders
+    /// (as `FileManager.enumerator(at:)` walks); an unreadable folder is skipped.
+    private static func files(under directory: URL) -> [URL] {
+        var found: [URL] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names.sorted() {
+            let url = directory.appendingPathComponent(name)
+            let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+            if type == .typeDirectory { found += files(under: url) } else { found.append(url) }
+        }
+        return found
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TactusAHAP
 
 /// Checks that a pattern fits the audio it plays with (`tactus validate --audio`): haptics
@@ -15,7 +24,7 @@ public enum HarmonyCheck {
         let hop = ReferenceEnvelope.hopSeconds
         if evaluator.hapticEndTime > reference.duration + hop {
             problems.append(warning(.patternLongerThanAudio, "Pattern",
-                                    String(format: "haptics run until %.3f s but the audio ends at %.3f s",
+                                    String(printf: "haptics run until %.3f s but the audio ends at %.3f s",
                                            evaluator.hapticEndTime, reference.duration)))
         }
         let loudest = reference.levelDb.max() ?? 0
@@ -26,13 +35,13 @@ public enum HarmonyCheck {
             run = buzzing ? run + 1 : 0
             if run == 5 {
                 problems.append(warning(.continuousUnderSilence, "Pattern",
-                                        String(format: "continuous haptics play under silent audio from %.2f s",
+                                        String(printf: "continuous haptics play under silent audio from %.2f s",
                                                Double(k - 4) * hop)))
             }
         }
         for transient in evaluator.transients where !audibleAttack(near: transient.time, reference) {
             problems.append(warning(.transientWithoutAttack, "Pattern[\(transient.patternIndex)].Event",
-                                    String(format: "transient at %.3f s has no audible attack within 30 ms", transient.time)))
+                                    String(printf: "transient at %.3f s has no audible attack within 30 ms", transient.time)))
         }
         return problems
     }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Precision/recall/F-measure of detected onset times against ground truth, with greedy
 /// one-to-one matching of the closest pairs within a tolerance (as mir_eval does).
@@ -54,7 +63,7 @@ public struct OnsetScore: CustomStringConvertible {
     }
 
     public var description: String {
-        String(format: "P %.3f R %.3f F %.3f (TP %d FP %d FN %d), median |error| %.2f ms",
+        String(printf: "P %.3f R %.3f F %.3f (TP %d FP %d FN %d), median |error| %.2f ms",
                precision, recall, fMeasure, truePositives, falsePositives, falseNegatives, medianAbsoluteError * 1000)
     }
 }

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A mutual-exclusion lock on a pthread mutex: what `NSLock` gave, without Foundation
+/// (`Synchronization.Mutex` needs macOS 15; the package supports macOS 13).
+package final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+private final class ThreadBody {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// Runs `body` on a new detached thread of its own (what `Thread { }.start()` did), with a
+/// stack of `stackSize` bytes when given (else the system's default).
+package func startThread(stackSize: Int? = nil, _ body: @escaping () -> Void) {
+    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    let result = pthread_create(&thread, &attributes, { argument in
+        Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().run()
+        return nil
+    }, box)
+    #else
+    var thread: pthread_t? = nil
+    let result = pthread_create(&thread, &attributes, { argument in
+        Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().run()
+        return nil
+    }, box)
+    #endif
+    precondition(result == 0, "cannot start a thread: error \(result)")
+    #if canImport(Glibc)
+    pthread_detach(thread)
+    #else
+    pthread_detach(thread!)
+    #endif
+}
