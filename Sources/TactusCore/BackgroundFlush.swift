@@ -39,6 +39,7 @@ public final class BackgroundFlush {
     public func finish() -> [FileError] {
         stop.signal()
         stopped.wait()
+        stopped.signal()  // a second `finish()` must not wait for the thread again
         return errors + log.flush()
     }
 }
