@@ -30,9 +30,12 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
-        // Foundation-only, format-free core: HapticTrack, the output-format seam, the parameter
-        // system, the JSON reader and writer, stable hashes, staged (atomic) outputs and file errors.
-        .target(name: "TactusCore", exclude: ["LICENSE"]),
+        // The platform layer, re-exported by TactusCore: FoundationEssentials on Linux (no ICU in
+        // the binary), Foundation on Apple platforms, Dispatch and the C library.
+        .target(name: "TactusPlatform"),
+        // Format-free core: HapticTrack, the output-format seam, the parameter system, the JSON
+        // reader and writer, stable hashes, staged (atomic) outputs and file errors.
+        .target(name: "TactusCore", dependencies: ["TactusPlatform"], exclude: ["LICENSE"]),
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
         .target(name: "TactusAHAP", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: Meta/Lofelt .haptic, written, read and checked.

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Removes a constant offset (DC) from the analysed signal with a one-pole high-pass,
 /// `y[n] = x[n] − x[n−1] + p·y[n−1]`.

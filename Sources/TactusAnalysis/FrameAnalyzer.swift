@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Describes one per-frame output of an analyzer, as a Vamp plugin's output descriptor does:
 /// what it is, in which unit, and how many decimals mean something. Reports and tools list

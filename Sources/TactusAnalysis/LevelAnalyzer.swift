@@ -1,13 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TactusCore
 
 /// Loudness envelope: RMS of each frame's raw samples, in dBFS (a full-scale sine is −3 dB).

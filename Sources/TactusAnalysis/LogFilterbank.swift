@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Groups FFT bins into bands equally spaced in log-frequency (triangular, as in SuperFlux
 /// and madmom), so every octave counts the same: a low thump is not outvoted by the hundreds

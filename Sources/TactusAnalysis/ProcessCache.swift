@@ -1,14 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TactusCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Values built once per process and shared by every thread: FFTW plans per size,
 /// filterbanks per settings (a batch meets only a few sample rates). `make` runs under the

@@ -1,14 +1,5 @@
+import TactusCore
 import CFFTW
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A forward real-to-complex FFT of one size on FFTW single precision.
 ///

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Why an audio file could not be read or written. Messages name the reason in words a
 /// designer understands; the caller adds the file name.

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// A sample type files are read as: 32-bit float (any file) or 16-bit integer (16-bit PCM
 /// files, which libsndfile then only copies).

@@ -1,14 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Dispatch
+import TactusPlatform
 
 /// Syncs a log's committed outputs to disk on a thread of its own while a long run goes on,
 /// every `interval` seconds, so the syncs wait for the disk while the workers convert rather

@@ -1,14 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// The outputs one command has committed and not yet synced to disk, in commit order without
 /// repeats. Each command (a `convert`, a `batch`) keeps its own log and passes it to whatever

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// A failure for one file, named with its reason on one line, in the CLI's
 /// `<file>: <what went wrong> (<hint>)` shape. Conversion, batch and preview all report with it.

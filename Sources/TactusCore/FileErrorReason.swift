@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// Words for why a file operation failed, for one-line error messages.
 public enum FileErrorReason {

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// A haptic file format Tactus writes: one small type per format, selected by its `id`
 /// (`tactus convert --format ahap,haptic`), the way onset methods are selected by theirs.

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// Opens files the user names (audio, patterns, presets, folder settings) as untrusted input:
 /// only regular files, checked on the opened descriptor itself so nothing can be swapped in

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// Deterministic JSON text pieces shared by every hand-written JSON (and JSON-like) output:
 /// haptic files, analysis reports, presets and schemas, manifests, preview pages. The one

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// A parsed JSON value that keeps object keys in file order, duplicates included.
 /// Shared by the AHAP reader and the preset reader (both are fuzzed).

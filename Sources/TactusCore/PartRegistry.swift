@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// The parts of one kind that presets and options can select by id (onset methods, output
 /// formats): a fixed list of built-in parts plus those a library user registers at run time

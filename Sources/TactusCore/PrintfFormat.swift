@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 package extension String {
     /// C's `printf` formatting (`%.2f`, `%5d`, `%016llx`, `%04X`) through the C library's

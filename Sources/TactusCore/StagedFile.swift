@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// An output written under a hidden temporary name in its final folder and renamed into
 /// place only when complete (atomic on one filesystem), so a failed or interrupted run

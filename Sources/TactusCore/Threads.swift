@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusPlatform
 
 /// A mutual-exclusion lock on a pthread mutex: what `NSLock` gave, without Foundation
 /// (`Synchronization.Mutex` needs macOS 15; the package supports macOS 13).

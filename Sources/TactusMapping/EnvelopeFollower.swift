@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// One-pole attack/release smoothing, as in a compressor's level detector: rises within
 /// `attackMs`, falls within `releaseMs`, so the haptic body follows the sound without

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Maps a level in dB onto 0…1: `floorDb` → 0, `ceilingDb` → 1, shaped by `gamma`
 /// (below 1 lifts quiet passages, above 1 keeps them lighter).

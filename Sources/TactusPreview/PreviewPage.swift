@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// The one-file HTML page of a preview: key numbers, the plot inline, players for the
 /// sound, the haptics and both side by side, and a playhead that follows whichever plays.

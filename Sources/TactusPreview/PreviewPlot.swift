@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Draws a preview plot as SVG: the sound's waveform above, the haptics below on one time
 /// axis. It draws what `HapticTimeline` and `WaveformEnvelope` computed and evaluates

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// The reference from a page to a file it links or plays, relative to the page's folder,
 /// so a preview folder can be moved, zipped or served as a whole and still work offline.

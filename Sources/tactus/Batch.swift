@@ -1,17 +1,6 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Dispatch
 import Tactus
 import TactusCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// What a person watching a batch sees: a bar redrawn in place on a terminal, or one plain
 /// line per converted file when the output goes to a log.

@@ -1,14 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TactusCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Asks a running batch to stop: no new file starts, files in progress finish (so their
 /// outputs are whole), the manifest is saved. Set from a signal handler's thread.

@@ -1,13 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TactusCore
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an

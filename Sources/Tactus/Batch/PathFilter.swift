@@ -1,14 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TactusCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--include` / `--exclude` shell globs (`*`, `?`, `[…]`), matched against paths relative
 /// to the batch's input folder.

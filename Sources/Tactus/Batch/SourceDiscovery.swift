@@ -1,15 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TactusAudio
 import TactusCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An audio file found under the batch's input folder.
 public struct BatchSource: Sendable {

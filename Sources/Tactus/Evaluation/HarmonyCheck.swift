@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 import TactusAHAP
 
 /// Checks that a pattern fits the audio it plays with (`tactus validate --audio`): haptics

@@ -1,13 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TactusCore
 
 /// Precision/recall/F-measure of detected onset times against ground truth, with greedy
 /// one-to-one matching of the closest pairs within a tolerance (as mir_eval does).
