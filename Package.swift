@@ -32,7 +32,7 @@ let package = Package(
 
         // The platform layer, re-exported by TactusCore: FoundationEssentials on Linux (no ICU in
         // the binary), Foundation on Apple platforms, Dispatch and the C library.
-        .target(name: "TactusPlatform"),
+        .target(name: "TactusPlatform", exclude: ["LICENSE"]),
         // Format-free core: HapticTrack, the output-format seam, the parameter system, the JSON
         // reader and writer, stable hashes, staged (atomic) outputs and file errors.
         .target(name: "TactusCore", dependencies: ["TactusPlatform"], exclude: ["LICENSE"]),
