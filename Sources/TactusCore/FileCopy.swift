@@ -57,21 +57,9 @@ public enum FileCopy {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let got = read(input, buffer, chunkSize)
+            let got = Descriptor.readSome(input, into: buffer, count: chunkSize)
             if got == 0 { return true }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            var done = 0
-            while done < got {
-                let put = write(output, buffer + done, got - done)
-                if put < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                done += put
-            }
+            guard got > 0, Descriptor.writeAll(output, UnsafeRawBufferPointer(start: buffer, count: got)) == 0 else { return false }
         }
     }
 }

@@ -42,13 +42,16 @@ public enum InputFile {
         if fstat(descriptor, &status) == 0, Int(status.st_size) > maxBytes {
             throw FileError(file: url.path, reason: "is \(status.st_size) bytes, over the \(maxBytes)-byte limit for this kind of file")
         }
-        // Read to the end (or one byte past the limit), in blocks of at least 64 KB.
+        // Read to the end (or one byte past the limit) in 64 KB blocks, into room for the size
+        // the file reports: the file is held once, not once more in a block of its size.
         var data = Data()
-        var block = [UInt8](repeating: 0, count: max(1 << 16, min(Int(status.st_size) + 1, maxBytes + 1)))
+        data.reserveCapacity(min(max(0, Int(status.st_size)) + 1, maxBytes + 1))
+        var block = [UInt8](repeating: 0, count: 1 << 16)
         while data.count <= maxBytes {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, maxBytes + 1 - data.count)) }
+            let count = block.withUnsafeMutableBytes {
+                Descriptor.readSome(descriptor, into: $0.baseAddress!, count: min($0.count, maxBytes + 1 - data.count))
+            }
             if count < 0 {
-                if errno == EINTR { continue }
                 throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }

@@ -49,15 +49,8 @@ public struct StagedFile {
             guard descriptor >= 0 else { throw failure("cannot be created") }
             defer { close(descriptor) }
             func flush(_ buffer: [UInt8]) throws {
-                var offset = 0
-                while offset < buffer.count {
-                    let count = buffer.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(String(cString: strerror(errno)))
-                    }
-                    offset += count
-                }
+                let error = buffer.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
+                guard error == 0 else { throw failure(String(cString: strerror(error))) }
                 written += buffer.count
             }
             var buffer: [UInt8] = []
@@ -96,9 +89,4 @@ public struct StagedFile {
         FileError(file: destination.path, reason: "cannot write \(destination.lastPathComponent): \(reason)",
                   hint: FileErrorReason.writeHint)
     }
-}
-
-/// POSIX `write`, named apart from `StagedFile.write`.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -8,15 +8,10 @@ enum TactusCLIVersion {
     static var text: String { TactusVersion.current }
 }
 
-/// Writes `text` to standard error at once, unbuffered (as `FileHandle.standardError` did).
+/// Writes `text` to standard error at once, unbuffered (as `FileHandle.standardError` did); a
+/// standard error that cannot be written to is ignored, as there is nowhere left to say so.
 func writeToStandardError(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let count = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return }
-        bytes = bytes.dropFirst(count)
-    }
+    _ = Array(text.utf8).withUnsafeBytes { Descriptor.writeAll(2, $0) }
 }
 
 /// Prints one problem line to standard error: `tactus: <file>: <reason> (<hint>)`.

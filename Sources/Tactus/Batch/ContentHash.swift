@@ -35,10 +35,9 @@ public struct ContentHash {
         defer { buffer.deallocate() }
         var hash = ContentHash()
         while true {
-            let got = read(descriptor, buffer.baseAddress, chunkSize)
+            let got = Descriptor.readSome(descriptor, into: buffer.baseAddress!, count: chunkSize)
             if got == 0 { break }
             if got < 0 {
-                if errno == EINTR { continue }
                 throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
             hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
