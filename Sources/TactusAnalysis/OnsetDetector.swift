@@ -118,7 +118,7 @@ extension OnsetDetector {
             let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
             let time = Double(attack.sample) / geometry.sampleRate
             if let previous, time - previous.time < picker.minInterval { return }
-            let level = levels[m...min(levels.count - 1, m + 2)].max()!
+            let level = PeakPicker.attackLevel(at: m, levels: levels)
             candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
                                             threshold: thresholds[m], levelDb: level,
                                             peakDb: decibels(amplitude: attack.peak)))

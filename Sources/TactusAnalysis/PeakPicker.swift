@@ -105,7 +105,7 @@ public struct PeakPicker: TunablePart {
     /// attack. Unlike `rise`, a frame a little after an attack gains nothing, so it cannot pass
     /// for a second onset.
     func jump(at m: Int, levels: [Float]) -> Float {
-        let after = levels[m...min(levels.count - 1, m + 2)].max()!
+        let after = Self.attackLevel(at: m, levels: levels)
         let before = m >= 4 ? levels[(m - 4)..<(m - 1)].max()! : Self.silenceDb
         return after - before
     }
@@ -113,10 +113,16 @@ public struct PeakPicker: TunablePart {
     /// Level gained at frame `m`: the loudest of the next few frames over the quietest before
     /// (silence, when the window reaches back before the signal starts).
     func rise(at m: Int, levels: [Float]) -> Float {
-        let after = levels[m...min(levels.count - 1, m + 2)].max()!
+        let after = Self.attackLevel(at: m, levels: levels)
         let quietest = levels[max(0, m - riseWindow)...m].min()!
         let before = m < riseWindow ? min(quietest, Self.silenceDb) : quietest
         return after - before
+    }
+
+    /// The level of an attack detected at frame `m`: the loudest of that frame and the next two
+    /// (the attack's frames, as far as the signal goes). `levels` are frame levels in dB.
+    static func attackLevel(at m: Int, levels: [Float]) -> Float {
+        levels[m...min(levels.count - 1, m + 2)].max()!
     }
 
     /// The level of silence: frame levels are floored here.
