@@ -59,9 +59,7 @@ def main() -> None:
                 audio = path.with_name(annotation["file"])
                 frames, rate = sf.info(str(audio)).frames, sf.info(str(audio)).samplerate
                 samples, source_rate = loop(annotation["ambience"])
-                bed = np.resize(corpus.resample(samples, source_rate, rate), frames)
-                fade = int(0.25 * rate)
-                bed[:fade] *= np.linspace(0, 1, fade)
+                bed = corpus.ambience_bed(samples, source_rate, rate, frames)
                 sf.write(str(bed_file), (0.5 * bed).astype(np.float32), rate, subtype="FLOAT")
                 bed_onsets = onsets(args.tactus, bed_file, "--set", "peaks.relativeGateDb=120")
                 for t in onsets(args.tactus, audio):

@@ -229,6 +229,19 @@ def place(stems, rate: int, gap: tuple[float, float], generator, lead: float = 0
     return mix, sorted(onsets)
 
 
+def faded_in(bed: np.ndarray, rate: int) -> np.ndarray:
+    """`bed` with its first 250 ms faded in linearly (in place), so a bed never starts with a step."""
+    fade = int(0.25 * rate)
+    bed[:fade] *= np.linspace(0, 1, fade)
+    return bed
+
+
+def ambience_bed(samples: np.ndarray, source_rate: int, rate: int, count: int) -> np.ndarray:
+    """An ambience looped to `count` samples at `rate`, faded in: the bed under a mixture
+    (bed_events.py rebuilds it the same way), before it is scaled to the condition's SNR."""
+    return faded_in(np.resize(resample(samples, source_rate, rate), count), rate)
+
+
 def snr_scale(signal: np.ndarray, noise: np.ndarray, onsets: list[float], rate: int, snr_db: float) -> float:
     """Gain for `noise` so the mean power of the mix's first 100 ms after each onset is
     `snr_db` above the noise's mean power."""
@@ -321,14 +334,11 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
             if condition.startswith("noise") or condition.startswith("ambience"):
                 snr = float(condition.lstrip("noiseambience"))
                 if condition.startswith("noise"):
-                    bed = pink_noise(len(mix), g)
+                    bed = faded_in(pink_noise(len(mix), g), rate)
                 else:
                     source = ambiences[i % len(ambiences)]
-                    loop = resample(source["samples"], source["rate"], rate)
-                    bed = np.resize(loop, len(mix))
+                    bed = ambience_bed(source["samples"], source["rate"], rate, len(mix))
                     extra["ambience"] = f'{source["package"]}:{source["path"]}'
-                fade = int(0.25 * rate)
-                bed[:fade] *= np.linspace(0, 1, fade)
                 bed = bed * snr_scale(mix, bed, onsets, rate, snr)
                 extra["snrDb"] = snr
                 extra["onsetSnrDb"] = [round(local_snr(mix, bed, t, rate), 2) for t in onsets]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,22 +22,14 @@ import soundfile as sf
 
 import make_realcorpus as corpus
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from eval_onsets import match  # noqa: E402  (the matching every onset score here uses)
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 VARIANTS = {"rise 12 dB (15)": dict(rise_db=12), "rise 18 dB": dict(rise_db=18),
             "within 25 dB of the peak (20)": dict(within_db=25), "within 15 dB": dict(within_db=15),
             "80 ms after the previous (100)": dict(gap_s=0.08), "150 ms after": dict(gap_s=0.15),
             "quietest of 40 ms before (50)": dict(look_blocks=4), "quietest of 80 ms": dict(look_blocks=8)}
-
-
-def matched(truth: list[float], found: list[float], tolerance: float = 0.025) -> int:
-    """Pairs within `tolerance`, one to one, closest first."""
-    pairs = sorted((abs(t - f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found) if abs(t - f) <= tolerance)
-    used_truth, used_found = set(), set()
-    for _, i, j in pairs:
-        if i not in used_truth and j not in used_found:
-            used_truth.add(i)
-            used_found.add(j)
-    return len(used_truth)
 
 
 def f_measure(hits: int, truth: int, found: int) -> float:
@@ -65,8 +58,8 @@ def main() -> None:
             tactus = [0, 0, 0]
             for (annotated, stem, rate, lead), found_by_tactus in zip(sounds, detected):
                 rule = [(lead + s) / rate for s in corpus.attacks(stem, rate, **constants)]
-                agree = [agree[0] + matched(annotated, rule), agree[1] + len(annotated), agree[2] + len(rule)]
-                tactus = [tactus[0] + matched(rule, found_by_tactus), tactus[1] + len(rule), tactus[2] + len(found_by_tactus)]
+                agree = [agree[0] + len(match(rule, annotated, 0.025)), agree[1] + len(annotated), agree[2] + len(rule)]
+                tactus = [tactus[0] + len(match(found_by_tactus, rule, 0.025)), tactus[1] + len(rule), tactus[2] + len(found_by_tactus)]
             print(f"{half:8s} {name:32s} {agree[2]:4d} ({agree[1]:4d})         "
                   f"{f_measure(*agree):.3f}               {f_measure(*tactus):.3f}")
 
