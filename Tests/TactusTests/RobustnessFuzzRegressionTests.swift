@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Tactus
 import TactusAHAP
 import TactusAnalysis
 import TactusMapping
@@ -36,6 +37,30 @@ final class RobustnessFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(preview.status, 1)
         XCTAssertEqual(preview.stderrLines.count, 1, preview.stderr)
         XCTAssertTrue(preview.stderr.contains("cannot be previewed"), preview.stderr)
+    }
+
+    /// FuzzConfig: a manifest whose duration overflows to infinity (`2.81e9996780045353`) was
+    /// taken as this tool's, and writing it back trapped (JSON has no infinity). Now it is a
+    /// manifest from elsewhere: one warning, every output rebuilt, a valid manifest written.
+    func testAManifestWithAnInfiniteDurationIsRebuilt() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sounds = folder.appendingPathComponent("sounds")
+        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
+        try AudioFixture.write(Signals.clicks(at: [0.1], seconds: 0.5, sampleRate: 44_100),
+                               to: sounds.appendingPathComponent("tap.wav"), sampleRate: 44_100)
+        let out = folder.appendingPathComponent("out")
+        XCTAssertEqual(try CLIRunner.run(["batch", sounds.path, "-o", out.path, "--quiet"]).status, 0)
+        let manifest = out.appendingPathComponent(BatchManifest.fileName)
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let broken = text.replacingOccurrences(of: #""durationSeconds": 0.5"#, with: #""durationSeconds": 2.81e9996780045353"#)
+        XCTAssertNotEqual(broken, text)
+        try Data(broken.utf8).write(to: manifest)
+        let again = try CLIRunner.run(["batch", sounds.path, "-o", out.path, "--quiet"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderrLines.count, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("rebuilding every output"), again.stderr)
+        XCTAssertEqual(try String(contentsOf: manifest, encoding: .utf8), text)
     }
 
     /// FuzzPreset's property: a preset that resolves analyses a sound, maps it and writes an

@@ -55,7 +55,8 @@ public struct BatchManifest: Equatable, Sendable {
                   let presetHash = value["presetHash"]?.string, let toolVersion = value["toolVersion"]?.string,
                   let steps = value["steps"]?.stringArray, let outputs = value["outputs"]?.stringArray,
                   let transients = value["transients"]?.number, let duration = value["durationSeconds"]?.number,
-                  transients >= 0, transients <= Double(Int32.max), transients == transients.rounded() else { return nil }
+                  transients >= 0, transients <= Double(Int32.max), transients == transients.rounded(),
+                  duration.isFinite, duration >= 0 else { return nil }
             files[source] = Entry(contentHash: contentHash, preset: preset, presetHash: presetHash, toolVersion: toolVersion,
                                   steps: steps, outputs: outputs, transients: Int(transients), durationSeconds: duration)
         }
