@@ -46,12 +46,12 @@ final class MappingPartsTests: XCTestCase {
     }
 
     /// Every dropped point lies within the tolerance of the kept polyline, the ends are kept,
-    /// and a straight line collapses to its ends.
+    /// and a straight line collapses to its ends, however long (longer than one search block).
     func testCurveSimplifierKeepsItsErrorBound() {
         var generator = SeededGenerator(seed: 21)
         for tolerance in [0.001, 0.01, 0.05] {
             var value = 0.5
-            let points = (0..<2_000).map { i -> HapticTrack.Point in
+            let points = (0..<10_000).map { i -> HapticTrack.Point in
                 value = min(1, max(0, value + generator.nextSigned() * 0.02))
                 return HapticTrack.Point(time: Double(i) * 0.01, value: value)
             }
@@ -59,6 +59,7 @@ final class MappingPartsTests: XCTestCase {
             XCTAssertEqual(kept.first, points.first)
             XCTAssertEqual(kept.last, points.last)
             XCTAssertLessThan(kept.count, points.count)
+            XCTAssertEqual(kept.map(\.time), kept.map(\.time).sorted())
             for point in points {
                 let after = kept.firstIndex { $0.time >= point.time }!
                 let b = kept[after], a = after > 0 ? kept[after - 1] : b
@@ -66,7 +67,41 @@ final class MappingPartsTests: XCTestCase {
                 XCTAssertLessThanOrEqual(abs(interpolated - point.value), tolerance + 1e-9, "t \(point.time), tolerance \(tolerance)")
             }
         }
-        let line = (0..<100).map { HapticTrack.Point(time: Double($0), value: Double($0) / 100) }
+        let line = (0..<200_000).map { HapticTrack.Point(time: Double($0), value: Double($0) / 200_000) }
         XCTAssertEqual(CurveSimplifier.simplify(line, tolerance: 1e-6), [line.first!, line.last!])
+    }
+
+    /// No subset with fewer points keeps the error bound: on short random curves the count
+    /// equals an exhaustive search's (a greedy walk keeps more on some of them).
+    func testCurveSimplifierKeepsTheFewestPoints() {
+        var generator = SeededGenerator(seed: 5)
+        for _ in 0..<300 {
+            var value = 0.5
+            let points = (0..<11).map { i -> HapticTrack.Point in
+                value = min(1, max(0, value + generator.nextSigned() * 0.1))
+                return HapticTrack.Point(time: Double(i) * 0.01, value: value)
+            }
+            let tolerance = 0.04
+            XCTAssertEqual(CurveSimplifier.simplify(points, tolerance: tolerance).count,
+                           Self.fewestPointsByExhaustion(points, tolerance: tolerance), "\(points.map(\.value))")
+        }
+    }
+
+    /// Tries every subset that keeps both ends.
+    private static func fewestPointsByExhaustion(_ points: [HapticTrack.Point], tolerance: Double) -> Int {
+        let inner = points.count - 2
+        var fewest = points.count
+        for mask in 0..<(1 << inner) {
+            let kept = [0] + (0..<inner).filter { mask & (1 << $0) != 0 }.map { $0 + 1 } + [points.count - 1]
+            let holds = zip(kept, kept.dropFirst()).allSatisfy { a, b in
+                ((a + 1)..<b).allSatisfy { k in
+                    let line = points[a].value + (points[b].value - points[a].value)
+                        * (points[k].time - points[a].time) / (points[b].time - points[a].time)
+                    return abs(line - points[k].value) <= tolerance
+                }
+            }
+            if holds { fewest = min(fewest, kept.count) }
+        }
+        return fewest
     }
 }

@@ -91,27 +91,4 @@ final class MappingTests: XCTestCase {
         XCTAssertLessThan(dull, 0.1)
         XCTAssertGreaterThan(sharp, 0.8)
     }
-
-    /// The simplifier is error-bounded: every dropped point lies within the tolerance.
-    func testSimplifiedCurvesStayWithinTolerance() {
-        var rng = SeededGenerator(seed: 11)
-        var value = 0.5
-        let points = (0..<2000).map { i -> HapticTrack.Point in
-            value = min(1, max(0, value + 0.02 * rng.nextSigned()))
-            return HapticTrack.Point(time: Double(i) * 0.005, value: value)
-        }
-        for tolerance in [0.01, 0.03, 0.1] {
-            let kept = CurveSimplifier.simplify(points, tolerance: tolerance)
-            XCTAssertLessThan(kept.count, points.count / 2)
-            XCTAssertEqual(kept.first, points.first)
-            XCTAssertEqual(kept.last, points.last)
-            var j = 0
-            for p in points {
-                while j + 1 < kept.count - 1, kept[j + 1].time < p.time { j += 1 }
-                let a = kept[j], b = kept[min(j + 1, kept.count - 1)]
-                let line = b.time == a.time ? a.value : a.value + (b.value - a.value) * (p.time - a.time) / (b.time - a.time)
-                XCTAssertEqual(line, p.value, accuracy: tolerance + 1e-9)
-            }
-        }
-    }
 }
