@@ -42,7 +42,7 @@ public struct AHAPWriter: Sendable {
         public var rampDuration: Double
 
         public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
-                    metadata: [MetadataEntry] = [], rampDuration: Double = 0.01) {
+                    metadata: [MetadataEntry] = [], rampDuration: Double = 0.005) {
             self.audioFileName = audioFileName
             self.audioVolume = audioVolume
             self.useVolumeEnvelope = useVolumeEnvelope

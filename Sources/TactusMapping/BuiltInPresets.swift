@@ -74,13 +74,13 @@ enum BuiltInPresets {
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
-      "tolerance": 0.045
+      "tolerance": 0.05
     },
     "sharpness": {
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 5,
-      "tolerance": 0.04
+      "tolerance": 0.045
     }
   },
   "output": {

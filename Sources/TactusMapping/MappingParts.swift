@@ -49,7 +49,7 @@ public enum IntensitySettings: TunablePart {
     public static let gate = ParameterDescriptor.number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off.")
     public static let minRegionMs = ParameterDescriptor.number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them).")
     public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.045, help: "Largest error of the simplified curve, in intensity units (0.045 of the default 0…0.8 over −50…0 dB is 2.8 dB).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.05, help: "Largest error of the simplified curve, in intensity units (0.05 of the default 0…0.8 over −50…0 dB is 3.1 dB).")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
 }
 
@@ -60,6 +60,6 @@ public enum SharpnessSettings: TunablePart {
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 5, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.04, help: "Largest error of the simplified curve, in sharpness units (0.04 of the default 150 Hz…6 kHz scale is 0.21 octave).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.045, help: "Largest error of the simplified curve, in sharpness units (0.045 of the default 150 Hz…6 kHz scale is 0.24 octave).")
     public static let parameters: [ParameterDescriptor] = [lowHz, highHz, smoothingMs, tolerance]
 }
