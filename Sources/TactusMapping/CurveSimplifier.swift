@@ -60,25 +60,16 @@ public enum CurveSimplifier {
     /// The first pass: indices of the points the cone walk keeps, first and last included.
     private static func coneWalk(count: Int, tolerance: Double, point: (Int) -> HapticTrack.Point) -> [Int] {
         var kept = [0]
-        var anchor = point(0)
-        var low = -Double.infinity, high = Double.infinity
-        var previous = anchor
+        var cone = SlopeCone(from: point(0), tolerance: tolerance)
+        var previous = point(0)
         for index in 1..<count {
             let point = point(index)
             defer { previous = point }
-            let dt = point.time - anchor.time
-            guard dt > 0 else { continue }
-            let slope = (point.value - anchor.value) / dt
-            if slope < low || slope > high {
+            if !cone.admits(point) {
                 kept.append(index - 1)
-                anchor = previous
-                let dt2 = point.time - anchor.time
-                low = (point.value - tolerance - anchor.value) / dt2
-                high = (point.value + tolerance - anchor.value) / dt2
-            } else {
-                low = max(low, (point.value - tolerance - anchor.value) / dt)
-                high = min(high, (point.value + tolerance - anchor.value) / dt)
+                cone = SlopeCone(from: previous, tolerance: tolerance)
             }
+            cone.narrow(to: point)
         }
         if kept.last != count - 1 { kept.append(count - 1) }
         return kept
@@ -95,19 +86,12 @@ public enum CurveSimplifier {
         var parent = [Int32](repeating: 0, count: n)
         fewest[0] = 0
         for i in 0..<(n - 1) {
-            let anchor = points[i], steps = fewest[i] + 1
-            var low = -Double.infinity, high = Double.infinity
+            let steps = fewest[i] + 1
+            var cone = SlopeCone(from: points[i], tolerance: tolerance)
             for j in (i + 1)..<min(n, i + 1 + longestReach) {
-                let dt = points[j].time - anchor.time
-                var reachable = true
-                if dt > 0 {
-                    let slope = (points[j].value - anchor.value) / dt
-                    reachable = slope >= low && slope <= high
-                    low = max(low, (points[j].value - tolerance - anchor.value) / dt)
-                    high = min(high, (points[j].value + tolerance - anchor.value) / dt)
-                }
-                if reachable, steps < fewest[j] { fewest[j] = steps; parent[j] = Int32(i) }
-                if low > high { break }
+                if cone.admits(points[j]), steps < fewest[j] { fewest[j] = steps; parent[j] = Int32(i) }
+                cone.narrow(to: points[j])
+                if cone.isEmpty { break }
             }
         }
         var path: [HapticTrack.Point] = []
@@ -115,4 +99,36 @@ public enum CurveSimplifier {
         while j > 0 { path.append(points[j]); j = Int(parent[j]) }
         return path.reversed()
     }
+}
+
+/// The slopes of the lines from `anchor` that pass within `tolerance` of every point it was
+/// narrowed to. Points at the anchor's time neither narrow the cone nor leave it.
+private struct SlopeCone {
+    let anchor: HapticTrack.Point
+    let tolerance: Double
+    private var low = -Double.infinity, high = Double.infinity
+
+    init(from anchor: HapticTrack.Point, tolerance: Double) {
+        self.anchor = anchor
+        self.tolerance = tolerance
+    }
+
+    /// Whether the line from the anchor to `point` lies within the cone.
+    func admits(_ point: HapticTrack.Point) -> Bool {
+        let dt = point.time - anchor.time
+        guard dt > 0 else { return true }
+        let slope = (point.value - anchor.value) / dt
+        return slope >= low && slope <= high
+    }
+
+    /// Keeps only the slopes whose lines pass within the tolerance of `point`.
+    mutating func narrow(to point: HapticTrack.Point) {
+        let dt = point.time - anchor.time
+        guard dt > 0 else { return }
+        low = max(low, (point.value - tolerance - anchor.value) / dt)
+        high = min(high, (point.value + tolerance - anchor.value) / dt)
+    }
+
+    /// No line from the anchor passes within the tolerance of every point so far.
+    var isEmpty: Bool { low > high }
 }
