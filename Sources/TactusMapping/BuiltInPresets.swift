@@ -79,8 +79,8 @@ enum BuiltInPresets {
     "sharpness": {
       "lowHz": 150,
       "highHz": 6000,
-      "smoothingMs": 5,
-      "tolerance": 0.045
+      "smoothingMs": 10,
+      "tolerance": 0.025
     }
   },
   "output": {

@@ -59,7 +59,7 @@ public enum SharpnessSettings: TunablePart {
     public static let summary = "Sharpness from brightness (spectral centroid) on a log-frequency scale."
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1.")
-    public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 5, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.045, help: "Largest error of the simplified curve, in sharpness units (0.045 of the default 150 Hz…6 kHz scale is 0.24 octave).")
+    public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.025, help: "Largest error of the simplified curve, in sharpness units (0.025 of the default 150 Hz…6 kHz scale is 0.13 octave).")
     public static let parameters: [ParameterDescriptor] = [lowHz, highHz, smoothingMs, tolerance]
 }
