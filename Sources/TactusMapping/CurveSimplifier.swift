@@ -89,7 +89,9 @@ public enum CurveSimplifier {
             let steps = fewest[i] + 1
             var cone = SlopeCone(from: points[i], tolerance: tolerance)
             for j in (i + 1)..<min(n, i + 1 + longestReach) {
-                if cone.admits(points[j]), steps < fewest[j] { fewest[j] = steps; parent[j] = Int32(i) }
+                // A segment to the next point drops nothing, so it is always allowed (even
+                // where a non-finite value leaves every cone).
+                if j == i + 1 || cone.admits(points[j]), steps < fewest[j] { fewest[j] = steps; parent[j] = Int32(i) }
                 cone.narrow(to: points[j])
                 if cone.isEmpty { break }
             }

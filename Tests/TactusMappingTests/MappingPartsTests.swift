@@ -87,6 +87,18 @@ final class MappingPartsTests: XCTestCase {
         }
     }
 
+    /// A non-finite value (which no line fits) neither traps nor loses the curve's ends.
+    func testCurveSimplifierSurvivesNonFiniteValues() {
+        for bad in [Double.nan, .infinity, -.infinity] {
+            var points = (0..<50).map { HapticTrack.Point(time: Double($0) * 0.01, value: Double($0 % 7) / 7) }
+            points[20].value = bad
+            let kept = CurveSimplifier.simplify(points, tolerance: 0.05)
+            XCTAssertEqual(kept.first, points.first)
+            XCTAssertEqual(kept.last, points.last)
+            XCTAssertEqual(kept.map(\.time), kept.map(\.time).sorted(), "\(bad)")
+        }
+    }
+
     /// Tries every subset that keeps both ends.
     private static func fewestPointsByExhaustion(_ points: [HapticTrack.Point], tolerance: Double) -> Int {
         let inner = points.count - 2
