@@ -71,9 +71,10 @@ final class MappingPartsTests: XCTestCase {
         XCTAssertEqual(CurveSimplifier.simplify(line, tolerance: 1e-6), [line.first!, line.last!])
     }
 
-    /// No subset with fewer points keeps the error bound: on short random curves the count
-    /// equals an exhaustive search's (a greedy walk keeps more on some of them).
-    func testCurveSimplifierKeepsTheFewestPoints() {
+    /// No subset with fewer points keeps the error bound, and among the subsets that small
+    /// none lies closer to the dropped points: on short random curves the count and the
+    /// squared error equal an exhaustive search's (a greedy walk keeps more points on some).
+    func testCurveSimplifierKeepsTheFewestPointsAndTheClosest() {
         var generator = SeededGenerator(seed: 5)
         for _ in 0..<300 {
             var value = 0.5
@@ -82,9 +83,44 @@ final class MappingPartsTests: XCTestCase {
                 return HapticTrack.Point(time: Double(i) * 0.01, value: value)
             }
             let tolerance = 0.04
-            XCTAssertEqual(CurveSimplifier.simplify(points, tolerance: tolerance).count,
-                           Self.fewestPointsByExhaustion(points, tolerance: tolerance), "\(points.map(\.value))")
+            let kept = CurveSimplifier.simplify(points, tolerance: tolerance)
+            let best = Self.bestByExhaustion(points, tolerance: tolerance)
+            XCTAssertEqual(kept.count, best.count, "\(points.map(\.value))")
+            XCTAssertEqual(Self.squaredError(points, kept: kept.map { k in points.firstIndex(of: k)! }), best.error,
+                           accuracy: 1e-9, "\(points.map(\.value))")
         }
+    }
+
+    /// Sum of the dropped points' squared vertical distances to the polyline through `kept`.
+    private static func squaredError(_ points: [HapticTrack.Point], kept: [Int]) -> Double {
+        zip(kept, kept.dropFirst()).map { a, b in
+            ((a + 1)..<b).map { k in
+                let line = points[a].value + (points[b].value - points[a].value)
+                    * (points[k].time - points[a].time) / (points[b].time - points[a].time)
+                return (line - points[k].value) * (line - points[k].value)
+            }.reduce(0, +)
+        }.reduce(0, +)
+    }
+
+    /// Tries every subset that keeps both ends: the fewest points within the tolerance, and
+    /// the least squared error among subsets of that size.
+    private static func bestByExhaustion(_ points: [HapticTrack.Point], tolerance: Double) -> (count: Int, error: Double) {
+        let inner = points.count - 2
+        var best = (count: points.count, error: 0.0)
+        for mask in 0..<(1 << inner) {
+            let kept = [0] + (0..<inner).filter { mask & (1 << $0) != 0 }.map { $0 + 1 } + [points.count - 1]
+            let holds = zip(kept, kept.dropFirst()).allSatisfy { a, b in
+                ((a + 1)..<b).allSatisfy { k in
+                    let line = points[a].value + (points[b].value - points[a].value)
+                        * (points[k].time - points[a].time) / (points[b].time - points[a].time)
+                    return abs(line - points[k].value) <= tolerance
+                }
+            }
+            guard holds else { continue }
+            let error = squaredError(points, kept: kept)
+            if kept.count < best.count || (kept.count == best.count && error < best.error) { best = (kept.count, error) }
+        }
+        return best
     }
 
     /// A non-finite value (which no line fits) neither traps nor loses the curve's ends.
@@ -97,23 +133,5 @@ final class MappingPartsTests: XCTestCase {
             XCTAssertEqual(kept.last, points.last)
             XCTAssertEqual(kept.map(\.time), kept.map(\.time).sorted(), "\(bad)")
         }
-    }
-
-    /// Tries every subset that keeps both ends.
-    private static func fewestPointsByExhaustion(_ points: [HapticTrack.Point], tolerance: Double) -> Int {
-        let inner = points.count - 2
-        var fewest = points.count
-        for mask in 0..<(1 << inner) {
-            let kept = [0] + (0..<inner).filter { mask & (1 << $0) != 0 }.map { $0 + 1 } + [points.count - 1]
-            let holds = zip(kept, kept.dropFirst()).allSatisfy { a, b in
-                ((a + 1)..<b).allSatisfy { k in
-                    let line = points[a].value + (points[b].value - points[a].value)
-                        * (points[k].time - points[a].time) / (points[b].time - points[a].time)
-                    return abs(line - points[k].value) <= tolerance
-                }
-            }
-            if holds { fewest = min(fewest, kept.count) }
-        }
-        return fewest
     }
 }
