@@ -66,7 +66,7 @@ public enum CurveSimplifier {
         for index in 1..<count {
             let point = point(index)
             defer { previous = point }
-            if !cone.admits(point) {
+            if let slope = cone.slope(to: point), !cone.contains(slope) {
                 kept.append(index - 1)
                 cone = SlopeCone(from: previous, tolerance: tolerance)
             }
@@ -99,12 +99,17 @@ public enum CurveSimplifier {
                     let u = points[j - 1].time - points[i].time, w = points[j - 1].value - points[i].value
                     sww += w * w; swu += w * u; suu += u * u
                 }
-                if steps <= fewest[j], j == i + 1 || cone.admits(points[j]) {
-                    let du = points[j].time - points[i].time
-                    let slope = du > 0 ? (points[j].value - points[i].value) / du : 0
-                    let error = cost[i] + max(0, sww - 2 * slope * swu + slope * slope * suu)
-                    if steps < fewest[j] || error < cost[j] {
-                        fewest[j] = steps; parent[j] = Int32(i); cost[j] = error
+                if steps <= fewest[j] {
+                    // The slope is nil at the anchor's time: such a point stays within the cone.
+                    // A segment to the next point drops nothing, so it is always allowed (even
+                    // where a non-finite value leaves every cone).
+                    let slope = cone.slope(to: points[j])
+                    if j == i + 1 || slope.map(cone.contains) ?? true {
+                        let s = slope ?? 0
+                        let error = cost[i] + max(0, sww - 2 * s * swu + s * s * suu)
+                        if steps < fewest[j] || error < cost[j] {
+                            fewest[j] = steps; parent[j] = Int32(i); cost[j] = error
+                        }
                     }
                 }
                 cone.narrow(to: points[j])
@@ -130,12 +135,15 @@ private struct SlopeCone {
         self.tolerance = tolerance
     }
 
-    /// Whether the line from the anchor to `point` lies within the cone.
-    func admits(_ point: HapticTrack.Point) -> Bool {
+    /// The slope of the line from the anchor to `point`; nil at the anchor's time.
+    func slope(to point: HapticTrack.Point) -> Double? {
         let dt = point.time - anchor.time
-        guard dt > 0 else { return true }
-        let slope = (point.value - anchor.value) / dt
-        return slope >= low && slope <= high
+        return dt > 0 ? (point.value - anchor.value) / dt : nil
+    }
+
+    /// Whether a line of this slope from the anchor lies within the cone.
+    func contains(_ slope: Double) -> Bool {
+        slope >= low && slope <= high
     }
 
     /// Keeps only the slopes whose lines pass within the tolerance of `point`.

@@ -93,13 +93,18 @@ final class MappingPartsTests: XCTestCase {
 
     /// Sum of the dropped points' squared vertical distances to the polyline through `kept`.
     private static func squaredError(_ points: [HapticTrack.Point], kept: [Int]) -> Double {
-        zip(kept, kept.dropFirst()).map { a, b in
+        distances(points, kept: kept).map { $0 * $0 }.reduce(0, +)
+    }
+
+    /// Each dropped point's vertical distance to the polyline through `kept` (indices).
+    private static func distances(_ points: [HapticTrack.Point], kept: [Int]) -> [Double] {
+        zip(kept, kept.dropFirst()).flatMap { a, b in
             ((a + 1)..<b).map { k in
                 let line = points[a].value + (points[b].value - points[a].value)
                     * (points[k].time - points[a].time) / (points[b].time - points[a].time)
-                return (line - points[k].value) * (line - points[k].value)
-            }.reduce(0, +)
-        }.reduce(0, +)
+                return abs(line - points[k].value)
+            }
+        }
     }
 
     /// Tries every subset that keeps both ends: the fewest points within the tolerance, and
@@ -109,15 +114,9 @@ final class MappingPartsTests: XCTestCase {
         var best = (count: points.count, error: 0.0)
         for mask in 0..<(1 << inner) {
             let kept = [0] + (0..<inner).filter { mask & (1 << $0) != 0 }.map { $0 + 1 } + [points.count - 1]
-            let holds = zip(kept, kept.dropFirst()).allSatisfy { a, b in
-                ((a + 1)..<b).allSatisfy { k in
-                    let line = points[a].value + (points[b].value - points[a].value)
-                        * (points[k].time - points[a].time) / (points[b].time - points[a].time)
-                    return abs(line - points[k].value) <= tolerance
-                }
-            }
-            guard holds else { continue }
-            let error = squaredError(points, kept: kept)
+            let distances = distances(points, kept: kept)
+            guard distances.allSatisfy({ $0 <= tolerance }) else { continue }
+            let error = distances.map { $0 * $0 }.reduce(0, +)
             if kept.count < best.count || (kept.count == best.count && error < best.error) { best = (kept.count, error) }
         }
         return best
