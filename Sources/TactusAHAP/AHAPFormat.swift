@@ -7,7 +7,7 @@ public struct AHAPFormat: HapticReadableFormat {
     public static let id = "ahap"
     public static let fileExtension = "ahap"
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
-    public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: 5, unit: "ms",
+    public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: AHAPWriter.Options.defaultRampDuration * 1000, unit: "ms",
                 help: "Length of the control ramps around a transient and of the return to neutral after a continuous region. The continuous body rises to its region's peak for the ramps around each transient (the controls are neutral at the transient instant).")
     public static let parameters: [ParameterDescriptor] = [rampMs]
 

@@ -40,9 +40,11 @@ public struct AHAPWriter: Sendable {
         /// of the return to neutral after a region. Short enough to leave the continuous
         /// feel alone, long enough not to be a discontinuity.
         public var rampDuration: Double
+        /// `rampDuration` unless set (also `AHAPFormat`'s `rampMs` default).
+        public static let defaultRampDuration = 0.005
 
         public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
-                    metadata: [MetadataEntry] = [], rampDuration: Double = 0.005) {
+                    metadata: [MetadataEntry] = [], rampDuration: Double = defaultRampDuration) {
             self.audioFileName = audioFileName
             self.audioVolume = audioVolume
             self.useVolumeEnvelope = useVolumeEnvelope
