@@ -115,12 +115,24 @@ class Bench:
                         *flags, "-lm"], check=True)
         return binary
 
-    def limit(self, name: str, entries: list[dict], decode_only: bool, rss: bool = False) -> Measurement:
-        """The C probe: decode + STFT, or decode alone, of the entries in one process."""
+    def limit(self, name: str, entries: list[dict], decode_only: bool, rss: bool = False,
+              pairing: bool = False) -> Measurement:
+        """The C probe: decode + STFT, or decode alone, of the entries in one process; with
+        `pairing`, decode + STFT + what a converter that pairs the audio must write (each
+        file's playable audio and one small file per input, synced), into an empty folder as
+        Tactus's runs get."""
         options = (["--decode-only"] if decode_only
                    else ["--window-ms", str(self.window_ms), "--hop-ms", str(self.hop_ms)])
-        m = self_reported([str(self.limit_binary), *options, *map(str, self.corpus.paths(entries))],
-                          self.log(name), rss)
+        if pairing:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch.mkdir(parents=True)
+            options += ["--pair-into", str(self.scratch)]
+        try:
+            m = self_reported([str(self.limit_binary), *options, *map(str, self.corpus.paths(entries))],
+                              self.log(name), rss)
+        finally:
+            if pairing:
+                shutil.rmtree(self.scratch, ignore_errors=True)
         progress(name, m)
         return m
 

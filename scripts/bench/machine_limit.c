@@ -11,19 +11,32 @@
  * every bin. No onsets, curves, mapping or writing: a converter cannot go faster than this
  * on this machine without a faster decoder or FFT.
  *
+ * With --pair-into DIR it also writes what a converter that pairs the audio must write for
+ * each file, as Tactus writes it into an output folder: the sound Apple devices play (a
+ * WAV/AIFF/CAF copied unchanged, by reflink where the file system shares extents, else by
+ * sendfile; anything else decoded into a WAV of the same rate, channels and sample format,
+ * while it is analysed) and one small file standing for the haptic file, each written under
+ * a temporary name and renamed into place, all of them and DIR synced before the exit.
+ *
  * Prints one line of JSON: files, samples (mono), frames, CPU seconds (getrusage of the
  * process, user+sys) and a checksum that keeps the compiler from dropping the work.
  *
  * Build: gcc -O2 machine_limit.c $(pkg-config --cflags --libs sndfile fftw3f) -lm
- * Usage: machine_limit (--decode-only | --window-ms 20 --hop-ms 10) FILE...
+ * Usage: machine_limit (--decode-only | --window-ms 20 --hop-ms 10 [--pair-into DIR]) FILE...
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <fftw3.h>
+#include <libgen.h>
 #include <math.h>
 #include <sndfile.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
 
 enum { BLOCK_FRAMES = 4096 };
 
@@ -125,16 +138,107 @@ static void mix_floats(const float *in, sf_count_t frames, int channels, float *
     }
 }
 
+
+/* --- Writing what a pairing converter writes (--pair-into) --- */
+
+enum { FICLONE_REQUEST = 0x40049409 }; /* _IOW(0x94, 9, int) */
+
+static char **written; /* final paths, synced before the exit */
+static long written_count;
+
+static void die(const char *what, const char *path) {
+    fprintf(stderr, "machine_limit: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+/* Renames the staged file into place and remembers it for the final sync. */
+static void commit(const char *staged, const char *final) {
+    if (rename(staged, final) != 0) die("cannot rename to", final);
+    written = realloc(written, sizeof(char *) * (written_count + 1));
+    written[written_count++] = strdup(final);
+}
+
+static void staged_name(char *out, size_t size, const char *dir, const char *name) {
+    snprintf(out, size, "%s/.%s.partial", dir, name);
+}
+
+/* Apple devices play WAV, AIFF and CAF with PCM or float samples as they are. */
+static int apple_playable(int format) {
+    int major = format & SF_FORMAT_TYPEMASK, sub = format & SF_FORMAT_SUBMASK;
+    int container = major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX || major == SF_FORMAT_AIFF || major == SF_FORMAT_CAF;
+    int encoding = sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16 ||
+                   sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
+                   sub == SF_FORMAT_DOUBLE || sub == SF_FORMAT_ULAW || sub == SF_FORMAT_ALAW ||
+                   sub == SF_FORMAT_IMA_ADPCM;
+    return container && encoding;
+}
+
+/* The paired WAV's sample format for a transcoded source: its own where WAV holds it. */
+static int transcoded_subtype(int format) {
+    switch (format & SF_FORMAT_SUBMASK) {
+    case SF_FORMAT_PCM_24: return SF_FORMAT_PCM_24;
+    case SF_FORMAT_PCM_32: return SF_FORMAT_PCM_32;
+    case SF_FORMAT_FLOAT: case SF_FORMAT_DOUBLE: return SF_FORMAT_FLOAT;
+    default: return SF_FORMAT_PCM_16;
+    }
+}
+
+static void copy_unchanged(const char *source, const char *dir) {
+    char *copy = strdup(source), staged[4096], final[4096];
+    const char *name = basename(copy);
+    staged_name(staged, sizeof staged, dir, name);
+    snprintf(final, sizeof final, "%s/%s", dir, name);
+    int in = open(source, O_RDONLY | O_CLOEXEC);
+    if (in < 0) die("cannot open", source);
+    int out = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) die("cannot create", staged);
+    if (ioctl(out, FICLONE_REQUEST, in) != 0) {
+        ssize_t sent;
+        while ((sent = sendfile(out, in, NULL, 1 << 20)) != 0)
+            if (sent < 0 && errno != EINTR) die("cannot copy", source);
+    }
+    close(in);
+    close(out);
+    commit(staged, final);
+    free(copy);
+}
+
+/* The file standing for the haptic output: one small text file per input. */
+static void write_stand_in(const char *source, const char *dir) {
+    char *copy = strdup(source), staged[4096], final[4096];
+    const char *name = basename(copy);
+    staged_name(staged, sizeof staged, dir, name);
+    snprintf(final, sizeof final, "%s/%s.haptic-stand-in", dir, name);
+    FILE *out = fopen(staged, "w");
+    if (!out) die("cannot create", staged);
+    fprintf(out, "{\"frames\": %ld, \"checksum\": %.6g}\n", frames_done, checksum);
+    fclose(out);
+    commit(staged, final);
+    free(copy);
+}
+
+static void sync_path(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fsync(fd) != 0) die("cannot sync", path);
+    close(fd);
+}
+
 int main(int argc, char **argv) {
     int decode_only = 0;
     double window_ms = 0, hop_ms = 0;
+    const char *pair_into = NULL;
     long files = 0, samples = 0;
     int first = 1;
     for (; first < argc && strncmp(argv[first], "--", 2) == 0; first++) {
         if (strcmp(argv[first], "--decode-only") == 0) decode_only = 1;
         else if (strcmp(argv[first], "--window-ms") == 0 && first + 1 < argc) window_ms = atof(argv[++first]);
         else if (strcmp(argv[first], "--hop-ms") == 0 && first + 1 < argc) hop_ms = atof(argv[++first]);
+        else if (strcmp(argv[first], "--pair-into") == 0 && first + 1 < argc) pair_into = argv[++first];
         else { fprintf(stderr, "machine_limit: unknown option %s\n", argv[first]); return 64; }
+    }
+    if (decode_only && pair_into) {
+        fprintf(stderr, "machine_limit: --pair-into writes what a converter writes; it needs the STFT, not --decode-only\n");
+        return 64;
     }
     if (!decode_only && (window_ms <= 0 || hop_ms <= 0)) {
         fprintf(stderr, "machine_limit: give --window-ms and --hop-ms (Tactus's frames) or --decode-only\n");
@@ -146,11 +250,28 @@ int main(int argc, char **argv) {
         if (!file) { fprintf(stderr, "machine_limit: %s: %s\n", argv[f], sf_strerror(NULL)); return 1; }
         float *block = malloc(sizeof(float) * BLOCK_FRAMES * info.channels), mono[BLOCK_FRAMES];
         short *shorts = malloc(sizeof(short) * BLOCK_FRAMES * info.channels);
-        int sixteen_bit = (info.format & SF_FORMAT_SUBMASK) == SF_FORMAT_PCM_16;
+        /* A transcoded pairing is written from the decoded floats, as Tactus writes it. */
+        int transcode = pair_into && !apple_playable(info.format);
+        int sixteen_bit = (info.format & SF_FORMAT_SUBMASK) == SF_FORMAT_PCM_16 && !transcode;
+        SNDFILE *paired = NULL;
+        char staged[4096], final[4096];
+        if (transcode) {
+            char *copy = strdup(argv[f]), *stem = basename(copy), *dot = strrchr(stem, '.');
+            if (dot) *dot = 0;
+            snprintf(final, sizeof final, "%s/%s.wav", pair_into, stem);
+            snprintf(staged, sizeof staged, "%s/.%s.wav.partial", pair_into, stem);
+            SF_INFO out = {.samplerate = info.samplerate, .channels = info.channels,
+                           .format = SF_FORMAT_WAV | transcoded_subtype(info.format)};
+            paired = sf_open(staged, SFM_WRITE, &out);
+            if (!paired) { fprintf(stderr, "machine_limit: %s: %s\n", staged, sf_strerror(NULL)); return 1; }
+            sf_command(paired, SFC_SET_CLIPPING, NULL, SF_TRUE);
+            free(copy);
+        }
         Stft s = stft_make(info.samplerate, window_ms, hop_ms);
         sf_count_t got;
         while ((got = sixteen_bit ? sf_readf_short(file, shorts, BLOCK_FRAMES)
                                   : sf_readf_float(file, block, BLOCK_FRAMES)) > 0) {
+            if (paired && sf_writef_float(paired, block, got) != got) die("cannot write", staged);
             if (sixteen_bit) mix_shorts(shorts, got, info.channels, mono);
             else mix_floats(block, got, info.channels, mono);
             samples += got;
@@ -162,8 +283,13 @@ int main(int argc, char **argv) {
         free(block);
         free(shorts);
         sf_close(file);
+        if (paired) { sf_close(paired); commit(staged, final); }
+        else if (pair_into) copy_unchanged(argv[f], pair_into);
+        if (pair_into) write_stand_in(argv[f], pair_into);
         files++;
     }
+    for (long i = 0; i < written_count; i++) sync_path(written[i]);
+    if (pair_into) sync_path(pair_into);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;

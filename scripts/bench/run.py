@@ -7,7 +7,8 @@ Measures, on the 500-clip mixed corpus and on one 60-minute file (make_corpus.py
   - librosa in a warm process (load + onset_detect + rms + spectral_centroid), with Tactus's
     frame geometry (the ratio baseline) and with librosa's defaults;
   - `aubioonset`, one process per file, with Tactus's frame geometry;
-  - the machine's limit: libsndfile decode + the same STFT in C (machine_limit.c), and decode alone;
+  - the machine's limit: libsndfile decode + the same STFT in C (machine_limit.c), decode alone,
+    and decode + STFT + the files a converter that pairs the audio must write;
 then profiles Tactus with perf by pipeline stage (profile_stages.py). CPU time is user+sys
 from getrusage, peak RSS from GNU time's %M. Prints the report and writes it to
 <work>/report.md, the numbers to <work>/results.json.
@@ -49,6 +50,8 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
     for target, entries in [("corpus", clips), ("long", long)]:
         m[f"limit-{target}"] = best(lambda: bench.limit(f"limit {target}", entries, decode_only=False, rss=target == "long"))
         m[f"decode-{target}"] = best(lambda: bench.limit(f"decode {target}", entries, decode_only=True, rss=target == "long"))
+        m[f"limit-pair-{target}"] = best(lambda: bench.limit(f"limit with pairing {target}", entries,
+                                                             decode_only=False, pairing=True))
 
     # --jobs 1 and --jobs 2 alternate, so each pair meets the machine in the same mood: the
     # speed-up is the median of the pairs' ratios; the table keeps each one's fastest run.
