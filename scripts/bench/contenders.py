@@ -136,6 +136,17 @@ class Bench:
         progress(name, m)
         return m
 
+    def limit_split(self, name: str, entries: list[dict], processes: int) -> Measurement:
+        """Decode + STFT of the entries by `processes` limit processes at once, each taking every
+        n-th file (wall time of the whole, process start-up included): what the machine gives
+        perfectly parallel CPU work, the ceiling for `--jobs n`."""
+        paths = [str(p) for p in self.corpus.paths(entries)]
+        options = ["--window-ms", str(self.window_ms), "--hop-ms", str(self.hop_ms)]
+        m = measure([[str(self.limit_binary), *options, *paths[i::processes]] for i in range(processes)],
+                    self.log(name), parallel=True)
+        progress(name, m)
+        return m
+
     def librosa(self, name: str, geometry: str, entries: list[dict], rss: bool = False) -> Measurement:
         command = [sys.executable, str(HERE / "librosa_baseline.py"), "--geometry", geometry,
                    "--window-ms", str(self.window_ms), "--hop-ms", str(self.hop_ms),

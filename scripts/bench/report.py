@@ -34,6 +34,8 @@ class Results:
     repeats: int = 1
     pair_speedups: list[float] = dataclasses.field(default_factory=list)
     """`--jobs 1` wall ÷ `--jobs 2` wall of each adjacent pair of runs, sorted."""
+    limit_pair_speedups: list[float] = dataclasses.field(default_factory=list)
+    """The limit in one process ÷ in two processes (wall), each adjacent pair, sorted."""
 
     def wav44_clips(self) -> list[dict]:
         return [c for c in self.corpus.clips if c["rate"] == 44100 and c["format"].startswith("wav")]
@@ -59,6 +61,11 @@ def checks(r: Results) -> list[dict]:
     speedup = pairs[len(pairs) // 2] if pairs else m["jobs1"].wall / m["jobs2"].wall
     speedup_text = f"{speedup:.2f}×" + (f" (median of {len(pairs)} adjacent pairs: "
                                         + ", ".join(f"{p:.2f}" for p in pairs) + ")" if pairs else "")
+    machine_pairs = r.limit_pair_speedups
+    if machine_pairs:
+        speedup_text += (f"; the limit in two processes against one, the machine's own ceiling: "
+                         f"{machine_pairs[len(machine_pairs) // 2]:.2f}× ("
+                         + ", ".join(f"{p:.2f}" for p in machine_pairs) + ")")
     contended = any(m[k].foreign_cpu > BUSY_MACHINE * m[k].wall for k in ("jobs1", "jobs2"))
     long_rss = max(m["long-jobs1"].peak_rss_mb or 0, m["long-convert"].peak_rss_mb or 0)
 

@@ -64,6 +64,11 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
     for n in (1, 2):
         m[f"jobs{n}"] = min(runs[n], key=lambda measurement: measurement.wall)
     results.pair_speedups = sorted(one.wall / two.wall for one, two in zip(runs[1], runs[2]))
+    # The same alternation for the limit in one and in two processes: the machine's own
+    # two-core speed-up on work with no writing and nothing shared.
+    limit_runs = [(bench.limit_split("limit 1 process", clips, 1), bench.limit_split("limit 2 processes", clips, 2))
+                  for _ in range(max(3, repeats))]
+    results.limit_pair_speedups = sorted(one.wall / two.wall for one, two in limit_runs)
     m["one-clip"] = best(lambda: bench.tactus("tactus one clip", [tactus.convert(files[:1], out)], 1, rss=True))
     m["per-file"] = best(lambda: bench.tactus("tactus per file", [tactus.convert([f], out) for f in files], len(clips)))
     wav44 = results.wav44_clips()
