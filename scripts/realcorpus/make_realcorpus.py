@@ -10,8 +10,10 @@ from the tree and from the zip archives some games keep them in (.pk3, .wz). Eac
 package, version, path, licence and category is written to realcorpus/sources.csv.
 
 One-shots: sounds of 0.05-3 s whose peak is above -40 dBFS, not music, trimmed of leading
-silence. Category by path (rules below, first match wins); at most PER_PACKAGE from one
-package, at most PER_PACKAGE_CATEGORY of one category from one package.
+silence. Category by path (rules below, first match wins; `other` when none matches); at most
+PER_PACKAGE from one package, at most PER_PACKAGE_CATEGORY of one category from one package.
+Each one-shot is a file of its own (`oneshot-<category>-<index>`); the mixtures draw from the
+named categories except speech and texture, whose onsets are grainy.
 
 Onset rule (the same as the synthetic Corpus): the first sample where the stem's absolute
 amplitude exceeds -50 dB of that stem's own peak, measured on the clean stem (after any
@@ -355,9 +357,9 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
                 mix = np.clip(mix / np.max(np.abs(mix)) * 10 ** (drive / 20), -1, 1)
                 extra["driveDb"] = round(drive, 2)
             emit(name, condition, mix, rate, onsets, extra, i)
+    # Every one-shot is scored alone, the ones no path rule names too (category `other`):
+    # they count for transients and curves, and the category tables list them apart.
     for i, shot in enumerate(shots):
-        if shot["category"] == "other":
-            continue
         name = f"oneshot-{shot['category']}-{i:03d}"
         lead = int(0.1 * shot["rate"])
         mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
