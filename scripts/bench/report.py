@@ -34,6 +34,8 @@ class Results:
     repeats: int = 1
     pair_speedups: list[float] = dataclasses.field(default_factory=list)
     """`--jobs 1` wall ÷ `--jobs 2` wall of each adjacent pair of runs, sorted."""
+    unpaired_speedups: list[float] = dataclasses.field(default_factory=list)
+    """The same pairs with `--set output.pairAudio=false` (AHAPs only), sorted."""
     limit_pair_speedups: list[float] = dataclasses.field(default_factory=list)
     """The limit in one process ÷ in two processes (wall), each adjacent pair, sorted."""
 
@@ -61,6 +63,9 @@ def checks(r: Results) -> list[dict]:
     speedup = pairs[len(pairs) // 2] if pairs else m["jobs1"].wall / m["jobs2"].wall
     speedup_text = f"{speedup:.2f}×" + (f" (median of {len(pairs)} adjacent pairs: "
                                         + ", ".join(f"{p:.2f}" for p in pairs) + ")" if pairs else "")
+    if r.unpaired_speedups:
+        speedup_text += (f"; without the paired audio {r.unpaired_speedups[len(r.unpaired_speedups) // 2]:.2f}× ("
+                         + ", ".join(f"{p:.2f}" for p in r.unpaired_speedups) + ")")
     machine_pairs = r.limit_pair_speedups
     if machine_pairs:
         speedup_text += (f"; the limit in two processes against one, the machine's own ceiling: "

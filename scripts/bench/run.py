@@ -64,6 +64,16 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
     for n in (1, 2):
         m[f"jobs{n}"] = min(runs[n], key=lambda measurement: measurement.wall)
     results.pair_speedups = sorted(one.wall / two.wall for one, two in zip(runs[1], runs[2]))
+    # Again without the paired audio (AHAPs only): Tactus's own work, without 1 GB of copies
+    # and their writeback on the same cores.
+    unpaired: dict[int, list] = {1: [], 2: []}
+    for _ in range(max(3, repeats)):
+        for n in (1, 2):
+            _, commands, parallel = tactus.jobs(n, files[0].parent, files, out)
+            commands = [[*command, "--set", "output.pairAudio=false"] for command in commands]
+            unpaired[n].append(bench.tactus(f"tactus jobs {n} without paired audio", commands, len(clips),
+                                            parallel=parallel))
+    results.unpaired_speedups = sorted(one.wall / two.wall for one, two in zip(unpaired[1], unpaired[2]))
     # The same alternation for the limit in one and in two processes: the machine's own
     # two-core speed-up on work with no writing and nothing shared.
     limit_runs = [(bench.limit_split("limit 1 process", clips, 1), bench.limit_split("limit 2 processes", clips, 2))
