@@ -352,8 +352,11 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
                 onsets = [emergence(mix, bed, t, rate) for t in onsets]
                 mix = mix + bed
             if condition == "reverb":
+                # A decaying noise tail (time constant 0.25 s, 0.8 s long) whose energy is 11.4 dB
+                # above the direct sound's at every rate: per sample, its gain falls with the rate.
                 decay = int(0.8 * rate)
-                tail = g.standard_normal(decay) * np.exp(-np.arange(decay) / (0.25 * rate)) * 0.05
+                gain = 0.05 * np.sqrt(44100 / rate)
+                tail = g.standard_normal(decay) * np.exp(-np.arange(decay) / (0.25 * rate)) * gain
                 tail[0] = 1.0
                 mix = np.convolve(mix, tail)[:len(mix) + decay]
             if condition == "clipped":
