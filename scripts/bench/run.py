@@ -55,30 +55,34 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
 
     # --jobs 1 and --jobs 2 alternate, so each pair meets the machine in the same mood: the
     # speed-up is the median of the pairs' ratios; the table keeps each one's fastest run.
-    runs: dict[int, list] = {1: [], 2: []}
-    for _ in range(max(3, repeats)):
-        for n in (1, 2):
-            label, commands, parallel = tactus.jobs(n, files[0].parent, files, out)
-            results.labels[f"jobs{n}"], results.commands[f"jobs{n}"] = label, commands
-            runs[n].append(bench.tactus(f"tactus jobs {n}", commands, len(clips), parallel=parallel))
+    def alternate(name: str, *settings: str) -> dict[int, list]:
+        runs: dict[int, list] = {1: [], 2: []}
+        for _ in range(max(3, repeats)):
+            for n in (1, 2):
+                label, commands, parallel = tactus.jobs(n, files[0].parent, files, out)
+                if not settings:
+                    results.labels[f"jobs{n}"], results.commands[f"jobs{n}"] = label, commands
+                commands = [[*command, *settings] for command in commands]
+                runs[n].append(bench.tactus(f"tactus jobs {n}{name}", commands, len(clips), parallel=parallel))
+        return runs
+
+    def speedups(runs: dict[int, list]) -> list[float]:
+        return sorted(one.wall / two.wall for one, two in zip(runs[1], runs[2]))
+
+    runs = alternate("")
     for n in (1, 2):
         m[f"jobs{n}"] = min(runs[n], key=lambda measurement: measurement.wall)
-    results.pair_speedups = sorted(one.wall / two.wall for one, two in zip(runs[1], runs[2]))
+    results.pair_speedups = speedups(runs)
     # Again without the paired audio (AHAPs only): Tactus's own work, without 1 GB of copies
     # and their writeback on the same cores.
-    unpaired: dict[int, list] = {1: [], 2: []}
-    for _ in range(max(3, repeats)):
-        for n in (1, 2):
-            _, commands, parallel = tactus.jobs(n, files[0].parent, files, out)
-            commands = [[*command, "--set", "output.pairAudio=false"] for command in commands]
-            unpaired[n].append(bench.tactus(f"tactus jobs {n} without paired audio", commands, len(clips),
-                                            parallel=parallel))
-    results.unpaired_speedups = sorted(one.wall / two.wall for one, two in zip(unpaired[1], unpaired[2]))
+    results.unpaired_speedups = speedups(alternate(" without paired audio", "--set", "output.pairAudio=false"))
     # The same alternation for the limit in one and in two processes: the machine's own
     # two-core speed-up on work with no writing and nothing shared.
-    limit_runs = [(bench.limit_split("limit 1 process", clips, 1), bench.limit_split("limit 2 processes", clips, 2))
-                  for _ in range(max(3, repeats))]
-    results.limit_pair_speedups = sorted(one.wall / two.wall for one, two in limit_runs)
+    limit_runs: dict[int, list] = {1: [], 2: []}
+    for _ in range(max(3, repeats)):
+        for n in (1, 2):
+            limit_runs[n].append(bench.limit_split(f"limit {n} process{'es' if n > 1 else ''}", clips, n))
+    results.limit_pair_speedups = speedups(limit_runs)
     m["one-clip"] = best(lambda: bench.tactus("tactus one clip", [tactus.convert(files[:1], out)], 1, rss=True))
     m["per-file"] = best(lambda: bench.tactus("tactus per file", [tactus.convert([f], out) for f in files], len(clips)))
     wav44 = results.wav44_clips()
