@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -37,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 ORDER = ["explosion", "impact", "footstep", "door", "texture", "speech", "whoosh", "bell", "powerup", "click", "coin", "glass"]
 
 
-def run(command: list[str]) -> str:
-    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+def run(command: list[str], cwd: Path | None = None) -> str:
+    return subprocess.run(command, check=True, capture_output=True, text=True, cwd=cwd).stdout
 
 
 def categories(tactus: str, half: Path, preset: str) -> str:
@@ -260,8 +261,11 @@ def main() -> None:
         report += [sharpness_within_files(folder, analysed), ""]
         if not args.no_baselines:
             methods = "tactus,librosa,aubio"
-            out = run([sys.executable, str(ROOT / "scripts/eval_onsets.py"), "--corpus", str(folder), "--tactus", args.tactus,
-                       "--methods", methods, "--tactus-args", f"--preset {args.preset}"])
+            # From the repository, with the folder relative to it, so the report names no machine's paths.
+            out = run([sys.executable, str(ROOT / "scripts/eval_onsets.py"), "--corpus", os.path.relpath(folder, ROOT),
+                       "--tactus", str(Path(args.tactus).resolve()), "--methods", methods,
+                       "--tactus-args", f"--preset {Path(args.preset).resolve() if Path(args.preset).is_file() else args.preset}"],
+                      cwd=ROOT)
             report += ["Beside librosa and aubio (scripts/eval_onsets.py):", "", "```", out.rstrip(), "```", ""]
     text = "\n".join(report) + "\n"
     (args.corpus / "report.md").write_text(text)
