@@ -1,7 +1,4 @@
-#if canImport(Glibc)
 import TactusPlatform
-import Glibc
-#endif
 
 /// Copies files without holding them in memory.
 public enum FileCopy {
