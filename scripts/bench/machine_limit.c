@@ -27,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fftw3.h>
-#include <libgen.h>
 #include <math.h>
 #include <sndfile.h>
 #include <stdio.h>
@@ -158,8 +157,28 @@ static void commit(const char *staged, const char *final) {
     written[written_count++] = strdup(final);
 }
 
-static void staged_name(char *out, size_t size, const char *dir, const char *name) {
-    snprintf(out, size, "%s/.%s.partial", dir, name);
+enum { PATH_CHARS = 4096 };
+
+/* An output's final path, DIR/NAME, and the hidden name it is written under, DIR/.NAME.partial. */
+typedef struct { char staged[PATH_CHARS], final[PATH_CHARS]; } OutputPaths;
+
+static OutputPaths output_paths(const char *dir, const char *name) {
+    OutputPaths paths;
+    if (snprintf(paths.staged, sizeof paths.staged, "%s/.%s.partial", dir, name) >= (int)sizeof paths.staged ||
+        snprintf(paths.final, sizeof paths.final, "%s/%s", dir, name) >= (int)sizeof paths.final) {
+        fprintf(stderr, "machine_limit: %s/%s: path too long\n", dir, name);
+        exit(1);
+    }
+    return paths;
+}
+
+/* The last component of `path` followed by `suffix`, into `out`. */
+static void file_name(char out[PATH_CHARS], const char *path, const char *suffix) {
+    const char *slash = strrchr(path, '/');
+    if (snprintf(out, PATH_CHARS, "%s%s", slash ? slash + 1 : path, suffix) >= PATH_CHARS) {
+        fprintf(stderr, "machine_limit: %s: name too long\n", path);
+        exit(1);
+    }
 }
 
 /* Apple devices play WAV, AIFF and CAF with PCM or float samples as they are. */
@@ -184,14 +203,13 @@ static int transcoded_subtype(int format) {
 }
 
 static void copy_unchanged(const char *source, const char *dir) {
-    char *copy = strdup(source), staged[4096], final[4096];
-    const char *name = basename(copy);
-    staged_name(staged, sizeof staged, dir, name);
-    snprintf(final, sizeof final, "%s/%s", dir, name);
+    char name[PATH_CHARS];
+    file_name(name, source, "");
+    OutputPaths paths = output_paths(dir, name);
     int in = open(source, O_RDONLY | O_CLOEXEC);
     if (in < 0) die("cannot open", source);
-    int out = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out < 0) die("cannot create", staged);
+    int out = open(paths.staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0) die("cannot create", paths.staged);
     if (ioctl(out, FICLONE_REQUEST, in) != 0) {
         ssize_t sent;
         while ((sent = sendfile(out, in, NULL, 1 << 20)) != 0)
@@ -199,22 +217,19 @@ static void copy_unchanged(const char *source, const char *dir) {
     }
     close(in);
     close(out);
-    commit(staged, final);
-    free(copy);
+    commit(paths.staged, paths.final);
 }
 
 /* The file standing for the haptic output: one small text file per input. */
 static void write_stand_in(const char *source, const char *dir) {
-    char *copy = strdup(source), staged[4096], final[4096];
-    const char *name = basename(copy);
-    staged_name(staged, sizeof staged, dir, name);
-    snprintf(final, sizeof final, "%s/%s.haptic-stand-in", dir, name);
-    FILE *out = fopen(staged, "w");
-    if (!out) die("cannot create", staged);
+    char name[PATH_CHARS];
+    file_name(name, source, ".haptic-stand-in");
+    OutputPaths paths = output_paths(dir, name);
+    FILE *out = fopen(paths.staged, "w");
+    if (!out) die("cannot create", paths.staged);
     fprintf(out, "{\"frames\": %ld, \"checksum\": %.6g}\n", frames_done, checksum);
     fclose(out);
-    commit(staged, final);
-    free(copy);
+    commit(paths.staged, paths.final);
 }
 
 static void sync_path(const char *path) {
@@ -254,24 +269,26 @@ int main(int argc, char **argv) {
         int transcode = pair_into && !apple_playable(info.format);
         int sixteen_bit = (info.format & SF_FORMAT_SUBMASK) == SF_FORMAT_PCM_16 && !transcode;
         SNDFILE *paired = NULL;
-        char staged[4096], final[4096];
+        OutputPaths paths;
         if (transcode) {
-            char *copy = strdup(argv[f]), *stem = basename(copy), *dot = strrchr(stem, '.');
+            char name[PATH_CHARS];
+            file_name(name, argv[f], "");
+            char *dot = strrchr(name, '.');
             if (dot) *dot = 0;
-            snprintf(final, sizeof final, "%s/%s.wav", pair_into, stem);
-            snprintf(staged, sizeof staged, "%s/.%s.wav.partial", pair_into, stem);
+            char wav[PATH_CHARS];
+            file_name(wav, name, ".wav");
+            paths = output_paths(pair_into, wav);
             SF_INFO out = {.samplerate = info.samplerate, .channels = info.channels,
                            .format = SF_FORMAT_WAV | transcoded_subtype(info.format)};
-            paired = sf_open(staged, SFM_WRITE, &out);
-            if (!paired) { fprintf(stderr, "machine_limit: %s: %s\n", staged, sf_strerror(NULL)); return 1; }
+            paired = sf_open(paths.staged, SFM_WRITE, &out);
+            if (!paired) { fprintf(stderr, "machine_limit: %s: %s\n", paths.staged, sf_strerror(NULL)); return 1; }
             sf_command(paired, SFC_SET_CLIPPING, NULL, SF_TRUE);
-            free(copy);
         }
         Stft s = stft_make(info.samplerate, window_ms, hop_ms);
         sf_count_t got;
         while ((got = sixteen_bit ? sf_readf_short(file, shorts, BLOCK_FRAMES)
                                   : sf_readf_float(file, block, BLOCK_FRAMES)) > 0) {
-            if (paired && sf_writef_float(paired, block, got) != got) die("cannot write", staged);
+            if (paired && sf_writef_float(paired, block, got) != got) die("cannot write", paths.staged);
             if (sixteen_bit) mix_shorts(shorts, got, info.channels, mono);
             else mix_floats(block, got, info.channels, mono);
             samples += got;
@@ -283,7 +300,7 @@ int main(int argc, char **argv) {
         free(block);
         free(shorts);
         sf_close(file);
-        if (paired) { sf_close(paired); commit(staged, final); }
+        if (paired) { sf_close(paired); commit(paths.staged, paths.final); }
         else if (pair_into) copy_unchanged(argv[f], pair_into);
         if (pair_into) write_stand_in(argv[f], pair_into);
         files++;
