@@ -296,8 +296,7 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
     usable = [s for s in shots if s["category"] not in ("texture", "speech", "other")]
     files = []
 
-    def emit(name, condition, mix, rate, onsets, extra, index):
-        file_format = FORMATS[index % len(FORMATS)] if condition not in ("oneshot",) else ("wav", "PCM_16")
+    def emit(name, condition, mix, rate, onsets, extra, file_format):
         extension = {"mp3": "mp3", "ogg": "ogg", "flac": "flac"}.get(file_format[0], "wav")
         audio = folder / f"{name}.{extension}"
         write(audio, mix, rate, file_format)
@@ -315,8 +314,8 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
         for i in range(count):
             name = f"{condition}-{i:02d}"
             g = rng(f"{split}/{name}")
-            rate = RATES[i % len(RATES)]
-            if FORMATS[i % len(FORMATS)][0] == "mp3":
+            rate, file_format = RATES[i % len(RATES)], FORMATS[i % len(FORMATS)]
+            if file_format[0] == "mp3":
                 rate = min(rate, 48000)  # MPEG audio goes no higher
             pool = usable
             if condition == "multi":
@@ -363,7 +362,7 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
                 drive = g.uniform(6, 12)
                 mix = np.clip(mix / np.max(np.abs(mix)) * 10 ** (drive / 20), -1, 1)
                 extra["driveDb"] = round(drive, 2)
-            emit(name, condition, mix, rate, onsets, extra, i)
+            emit(name, condition, mix, rate, onsets, extra, file_format)
     # Every one-shot is scored alone, the ones no path rule names too (category `other`):
     # they count for transients and curves, and the category tables list them apart.
     for i, shot in enumerate(shots):
@@ -372,7 +371,7 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
         mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
         onsets = [(lead + a) / shot["rate"] for a in attacks(shot["samples"], shot["rate"])]
         emit(name, "oneshot", mix, shot["rate"], onsets,
-             {"category": shot["category"], "sources": [f'{shot["package"]}:{shot["path"]}']}, i)
+             {"category": shot["category"], "sources": [f'{shot["package"]}:{shot["path"]}']}, ("wav", "PCM_16"))
     return files
 
 

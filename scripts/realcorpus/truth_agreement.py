@@ -23,18 +23,13 @@ import soundfile as sf
 import make_realcorpus as corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from eval_onsets import match  # noqa: E402  (the matching every onset score here uses)
+from eval_onsets import match, prf  # noqa: E402  (the matching and scores every onset score here uses)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VARIANTS = {"rise 12 dB (15)": dict(rise_db=12), "rise 18 dB": dict(rise_db=18),
             "within 25 dB of the peak (20)": dict(within_db=25), "within 15 dB": dict(within_db=15),
             "80 ms after the previous (100)": dict(gap_s=0.08), "150 ms after": dict(gap_s=0.15),
             "quietest of 40 ms before (50)": dict(look_blocks=4), "quietest of 80 ms": dict(look_blocks=8)}
-
-
-def f_measure(hits: int, truth: int, found: int) -> float:
-    precision, recall = hits / found, hits / truth
-    return 2 * precision * recall / (precision + recall)
 
 
 def main() -> None:
@@ -58,10 +53,11 @@ def main() -> None:
             tactus = [0, 0, 0]
             for (annotated, stem, rate, lead), found_by_tactus in zip(sounds, detected):
                 rule = [(lead + s) / rate for s in corpus.attacks(stem, rate, **constants)]
-                agree = [agree[0] + len(match(rule, annotated, 0.025)), agree[1] + len(annotated), agree[2] + len(rule)]
-                tactus = [tactus[0] + len(match(found_by_tactus, rule, 0.025)), tactus[1] + len(rule), tactus[2] + len(found_by_tactus)]
-            print(f"{half:8s} {name:32s} {agree[2]:4d} ({agree[1]:4d})         "
-                  f"{f_measure(*agree):.3f}               {f_measure(*tactus):.3f}")
+                # [matched, detected, truth], as `prf` takes them.
+                agree = [agree[0] + len(match(rule, annotated, 0.025)), agree[1] + len(rule), agree[2] + len(annotated)]
+                tactus = [tactus[0] + len(match(found_by_tactus, rule, 0.025)), tactus[1] + len(found_by_tactus), tactus[2] + len(rule)]
+            print(f"{half:8s} {name:32s} {agree[1]:4d} ({agree[2]:4d})         "
+                  f"{prf(*agree)[2]:.3f}               {prf(*tactus)[2]:.3f}")
 
 
 if __name__ == "__main__":
