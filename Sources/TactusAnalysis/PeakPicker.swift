@@ -31,11 +31,15 @@ public struct PeakPicker: TunablePart {
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
     public static let swellAttackMs = ParameterDescriptor.number("swellAttackMs", 10...500, default: 50, unit: "ms",
                 help: "Span after an onset within which an attack comes within swellDb of the swell's loudest level (an explosion building for 50 ms is still an attack).")
+    public static let stepDb = ParameterDescriptor.number("stepDb", 0...60, default: 6, unit: "dB",
+                help: "An onset the swell gate would refuse is still an attack when it starts as a step: its first two frames come within this of the loudest level of its first swellAttackMs, and it stands stepRiseDb out of the frames before it (a sound that starts at its own level out of silence, then grows; 0 = off).")
+    public static let stepRiseDb = ParameterDescriptor.number("stepRiseDb", 0...120, default: 20, unit: "dB",
+                help: "How far a step (see stepDb) stands out of the frames before it: the loudest of its first three frames over the loudest of the three before the previous frame.")
     public static let relativeGateDb = ParameterDescriptor.number("relativeGateDb", 10...120, default: 40, unit: "dB",
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, swellDb, swellWindowMs, swellAttackMs, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -50,6 +54,8 @@ public struct PeakPicker: TunablePart {
     let swellDb: Float
     let swellWindow: Int
     let attackFrames: Int
+    let stepDb: Float
+    let stepRiseDb: Float
     /// Frames of novelty needed after a frame before it can be judged.
     let lookahead: Int
 
@@ -73,6 +79,8 @@ public struct PeakPicker: TunablePart {
         swellDb = Float(parameters.number(Self.swellDb))
         swellWindow = max(1, frames(Self.swellWindowMs))
         attackFrames = max(1, frames(Self.swellAttackMs))
+        stepDb = Float(parameters.number(Self.stepDb))
+        stepRiseDb = Float(parameters.number(Self.stepRiseDb))
         lookahead = max(postMax, postMedian, 2)
     }
 
@@ -130,11 +138,24 @@ public struct PeakPicker: TunablePart {
 
     /// Whether an onset at frame `m` whose attack is at `levelDb` passes the silence gates
     /// (given the file's loudest frame) and is an attack rather than the start of a swell.
+    ///
+    /// A swell is an onset whose first `swellAttackMs` stay `swellDb` below the loudest level
+    /// of the `swellWindowMs` after it, unless it starts as a step: a sound that comes in at
+    /// its own level out of a quiet it stands `stepRiseDb` above (a fade-in climbs through
+    /// its first frames instead) is an attack however much louder it grows later.
     func passesGates(frame m: Int, levelDb: Float, loudestDb: Float, levels: [Float]) -> Bool {
         guard levelDb >= absoluteFloorDb, levelDb >= loudestDb - relativeGateDb else { return false }
         guard swellDb > 0 else { return true }
         let attack = levels[m...min(levels.count - 1, m + attackFrames)].max()!
         let swell = levels[m...min(levels.count - 1, m + swellWindow)].max()!
-        return attack >= swell - swellDb
+        return attack >= swell - swellDb || isStep(at: m, attackDb: attack, levels: levels)
+    }
+
+    /// Whether the onset at frame `m` starts as a step: its first two frames within `stepDb` of
+    /// `attackDb` (the loudest of its first `swellAttackMs`), and a `jump` of `stepRiseDb`.
+    func isStep(at m: Int, attackDb: Float, levels: [Float]) -> Bool {
+        guard stepDb > 0 else { return false }
+        let start = levels[m...min(levels.count - 1, m + 1)].max()!
+        return start >= attackDb - stepDb && jump(at: m, levels: levels) >= stepRiseDb
     }
 }

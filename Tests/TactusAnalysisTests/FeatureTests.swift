@@ -90,6 +90,32 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(missed.count, 0, "the flux alone should not find it: \(missed.map(\.time))")
     }
 
+    /// A sound that comes in at its own level out of silence and then swells is an attack at
+    /// its start; the same swell faded in from silence is not. The swell gate alone (stepDb 0)
+    /// refuses both, since the first 50 ms of each stay more than 12 dB under what follows.
+    func testASoundThatStartsAsAStepIsAnAttackThoughItSwellsLater() throws {
+        let sr = 44100.0, startAt = 0.3
+        let noise = Signals.noise(seconds: 1.5, sampleRate: sr, amplitude: 1)
+        let start = Int(startAt * sr), step = Int(0.1 * sr), swell = Int(0.3 * sr)
+        // Steady at 0.02 for 100 ms, then rising linearly to 0.3 over 300 ms (23.5 dB louder).
+        func stepThenSwell(_ i: Int) -> Float {
+            i < start ? 0 : i < start + step ? 0.02 : Float(0.02 + 0.28 * min(1, Double(i - start - step) / Double(swell)))
+        }
+        // Faded in from silence to 0.3 over 400 ms.
+        func fadeIn(_ i: Int) -> Float { i < start ? 0 : Float(0.3 * min(1, Double(i - start) / Double(step + swell))) }
+        let stepped = noise.enumerated().map { i, x in x * stepThenSwell(i) }
+        let faded = noise.enumerated().map { i, x in x * fadeIn(i) }
+
+        let found = try analyse(stepped, sampleRate: sr).onsets.map(\.time)
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertEqual(found.first ?? 0, startAt, accuracy: 0.002)
+        XCTAssertEqual(try analyse(faded, sampleRate: sr).onsets.map(\.time), [])
+
+        var withoutSteps = try AnalysisConfiguration.defaults()
+        withoutSteps.peaks = try ParameterSet(PeakPicker.parameters, ["stepDb": .number(0)])
+        XCTAssertEqual(try analyse(stepped, sampleRate: sr, configuration: withoutSteps).onsets.map(\.time), [])
+    }
+
     func testEveryOnsetMethodFindsCleanClicks() throws {
         let onsets = [0.2, 0.5, 0.9]
         let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
