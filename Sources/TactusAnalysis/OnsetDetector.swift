@@ -71,7 +71,8 @@ public final class OnsetDetector: FrameAnalyzer {
         state.levels.reserveCapacity(frames)
     }
 
-    /// Judges the frames left at the end of the signal and applies the file-level gates.
+    /// Judges the frames left at the end of the signal, applies the file-level gates, then
+    /// the minimum interval between the onsets that pass them.
     public func finish() -> [DetectedOnset] {
         state.finish()
     }
@@ -93,6 +94,10 @@ extension OnsetDetector {
         var thresholds: [Float] = []
         var levels: [Float] = []
         var judged = 0
+        /// Every peak `isPeak` accepts, placed on its attack. The gates need the whole file (its
+        /// loudest frame, a swell's later level), and the minimum interval is kept between the
+        /// onsets that pass them, so both wait for `finish`: a peak the gates refuse (a faint
+        /// tick under the relative gate, a swell's start) must not hold back the hit after it.
         var candidates: [DetectedOnset] = []
 
         mutating func process(_ frame: SpectralFrame) {
@@ -104,9 +109,14 @@ extension OnsetDetector {
         mutating func finish() -> [DetectedOnset] {
             while judged < novelty.count { judge(judged) }
             let loudest = levels.max() ?? -120
-            return candidates.filter {
+            let gated = candidates.filter {
                 picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
             }
+            var kept: [DetectedOnset] = []
+            for onset in gated where kept.last.map({ onset.time - $0.time >= picker.minInterval }) ?? true {
+                kept.append(onset)
+            }
+            return kept
         }
 
         private mutating func judge(_ m: Int) {
@@ -117,7 +127,6 @@ extension OnsetDetector {
             let notBefore = previous.map { $0.sample + 1 } ?? 0
             let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
             let time = Double(attack.sample) / geometry.sampleRate
-            if let previous, time - previous.time < picker.minInterval { return }
             let level = PeakPicker.attackLevel(at: m, levels: levels)
             candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
                                             threshold: thresholds[m], levelDb: level,

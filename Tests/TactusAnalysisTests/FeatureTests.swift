@@ -116,6 +116,20 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(try analyse(stepped, sampleRate: sr, configuration: withoutSteps).onsets.map(\.time), [])
     }
 
+    /// The gates (here the relative one: 40 dB under the file's loudest frame) act before the
+    /// minimum interval, so a faint tick they refuse does not hold back the hit 40 ms after it.
+    func testARefusedOnsetDoesNotHoldBackTheHitAfterIt() throws {
+        let sr = 44100.0
+        let faint = Signals.clicks(at: [0.3], seconds: 1, sampleRate: sr, amplitude: 0.0025)
+        let hit = Signals.clicks(at: [0.34], seconds: 1, sampleRate: sr, amplitude: 0.8, seed: 2)
+        let signal = Signals.mix(faint, hit)
+        let found = try analyse(signal, sampleRate: sr).onsets.map(\.time)
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertEqual(found.first ?? 0, 0.34, accuracy: 1 / sr + 1e-9)
+        // The tick alone is an onset: it is refused only beside the hit.
+        XCTAssertEqual(try analyse(faint, sampleRate: sr).onsets.count, 1)
+    }
+
     func testEveryOnsetMethodFindsCleanClicks() throws {
         let onsets = [0.2, 0.5, 0.9]
         let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
