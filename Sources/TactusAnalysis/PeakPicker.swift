@@ -26,6 +26,10 @@ public struct PeakPicker: TunablePart {
                 help: "A peak whose novelty reaches this many times its threshold needs only minRiseDb (a note change or a fast roll may barely change the level).")
     public static let jumpDb = ParameterDescriptor.number("jumpDb", 0...60, default: 9, unit: "dB",
                 help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before the previous frame. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
+    public static let bedJumpDb = ParameterDescriptor.number("bedJumpDb", 0...60, default: 6, unit: "dB",
+                help: "Over a steady bed (see bedSteadyDb), a peak under the threshold but above the local median is still an onset when the loudest 2.5 ms of its frame and the next hop stand this far above the loudest 2.5 ms of the 60 ms before its frame: a hit's attack stands out of noise in short blocks more than in whole frames (0 = off).")
+    public static let bedSteadyDb = ParameterDescriptor.number("bedSteadyDb", 0...40, default: 6, unit: "dB",
+                help: "A bed is steady when the frame levels of the 160 ms before a peak (up to the frame before it) stay within this span and above absoluteFloorDb.")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
                 help: "Refuse an onset whose first swellAttackMs stay this far below the loudest level of the swell window after it: a fade-in or swell, not an attack (0 = off).")
     public static let swellWindowMs = ParameterDescriptor.number("swellWindowMs", 50...2000, default: 300, unit: "ms", help: "Span after an onset searched for the swell's loudest level.")
@@ -39,7 +43,7 @@ public struct PeakPicker: TunablePart {
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -48,6 +52,12 @@ public struct PeakPicker: TunablePart {
     let weakRiseDb: Float
     let strongFactor: Float
     let jumpDb: Float
+    let bedJumpDb: Float
+    let bedSteadyDb: Float
+    /// `bedSpanMs` in frames.
+    let bedSpan: Int
+    /// `blockMs` and `blockBeforeMs` in samples.
+    let block: Int, blockBefore: Int
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
@@ -67,6 +77,11 @@ public struct PeakPicker: TunablePart {
         weakRiseDb = Float(parameters.number(Self.weakRiseDb))
         strongFactor = Float(parameters.number(Self.strongFactor))
         jumpDb = Float(parameters.number(Self.jumpDb))
+        bedJumpDb = Float(parameters.number(Self.bedJumpDb))
+        bedSteadyDb = Float(parameters.number(Self.bedSteadyDb))
+        bedSpan = max(1, Int((Self.bedSpanMs / 1000 / geometry.hopSeconds).rounded()))
+        block = max(1, Int((Self.blockMs / 1000 * geometry.sampleRate).rounded()))
+        blockBefore = Int((Self.blockBeforeMs / 1000 * geometry.sampleRate).rounded())
         preMax = frames(Self.preMaxMs)
         postMax = frames(Self.postMaxMs)
         preMedian = max(1, frames(Self.preMedianMs))
@@ -95,16 +110,45 @@ public struct PeakPicker: TunablePart {
     /// a local maximum of the novelty that clears the threshold and whose level rises by
     /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold;
     /// or a local maximum under the threshold but above the median where the level jumps by
-    /// `jumpDb`. `levels` are frame levels in dB.
-    func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float]) -> Bool {
+    /// `jumpDb`, or, over a steady bed, where `blockJump()` (see `BlockLevels.jump`) reaches
+    /// `bedJumpDb`. `levels` are frame levels in dB.
+    func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float], blockJump: () -> Float) -> Bool {
         let value = novelty[m]
         let clears = value >= threshold
-        guard value > 0, clears || (jumpDb > 0 && value >= threshold - delta) else { return false }
+        guard value > 0, clears || ((jumpDb > 0 || bedJumpDb > 0) && value >= threshold - delta) else { return false }
         let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
         for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
-        guard clears else { return jump(at: m, levels: levels) >= jumpDb }
+        guard clears else {
+            if jumpDb > 0, jump(at: m, levels: levels) >= jumpDb { return true }
+            return isBedHit(m, levels: levels, blockJump: blockJump)
+        }
         let rise = rise(at: m, levels: levels)
-        return rise >= minRiseDb && (value >= strongFactor * threshold || rise >= weakRiseDb)
+        if rise >= minRiseDb && (value >= strongFactor * threshold || rise >= weakRiseDb) { return true }
+        return isBedHit(m, levels: levels, blockJump: blockJump)
+    }
+
+    /// Whether the peak at frame `m` stands `bedJumpDb` out of a steady bed in short blocks.
+    func isBedHit(_ m: Int, levels: [Float], blockJump: () -> Float) -> Bool {
+        bedJumpDb > 0 && isSteadyBed(before: m, levels: levels) && blockJump() >= bedJumpDb
+    }
+
+    /// Span before a peak whose frame levels must be steady for `bedJumpDb` to apply, ms.
+    static let bedSpanMs = 160.0
+    /// Length of the blocks `bedJumpDb` compares, ms: short enough that a hit's attack fills
+    /// one, long enough (110 samples at 44.1 kHz) that a noise bed's block levels stay within a
+    /// few dB of its mean.
+    static let blockMs = 2.5
+    /// Span before a peak's frame whose loudest block is the bed's level, ms.
+    static let blockBeforeMs = 60.0
+
+    /// Whether the `bedSpanMs` of frames before frame `m − 1` (which may hold the attack)
+    /// stay within `bedSteadyDb` of each other and above `absoluteFloorDb`: a bed, not
+    /// silence and not a sound that is still changing.
+    func isSteadyBed(before m: Int, levels: [Float]) -> Bool {
+        guard m > bedSpan else { return false }
+        let bed = levels[(m - 1 - bedSpan)..<(m - 1)]
+        let quietest = bed.min()!
+        return quietest >= absoluteFloorDb && bed.max()! - quietest <= bedSteadyDb
     }
 
     /// Level gained suddenly at frame `m`: the loudest of it and the next two frames over the

@@ -28,6 +28,18 @@ struct SampleHistory {
         end += samples.count
     }
 
+    /// Σ x² over samples `from..<to`, all of which must be held, summed in fixed lanes (the
+    /// same result on every run whatever the blocks the signal came in).
+    func energy(from: Int, to: Int) -> Float {
+        precondition(from >= start && to <= end && from <= to)
+        let n = buffer.count, position = from % n, count = to - from
+        let first = min(count, n - position)
+        // At most two runs: up to the end of the ring, then from its start.
+        return buffer.withUnsafeBufferPointer { ring in
+            sumOfSquares(ring.baseAddress! + position, count: first) + sumOfSquares(ring.baseAddress!, count: count - first)
+        }
+    }
+
     /// Samples `from..<to` clipped to what is held; also returns the absolute start used.
     func window(from: Int, to: Int) -> (start: Int, samples: [Float]) {
         let lo = max(from, start), hi = min(to, end)

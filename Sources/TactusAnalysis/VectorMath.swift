@@ -14,6 +14,23 @@
     return lanes.sum()
 }
 
+/// Σ a[i]² over `count` values, in four fixed lanes, then the values after the last whole group.
+@inline(__always) func sumOfSquares(_ a: UnsafePointer<Float>, count: Int) -> Float {
+    var lanes = SIMD4<Float>(repeating: 0)
+    var i = 0
+    while i + 4 <= count {
+        let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
+        lanes += x * x
+        i &+= 4
+    }
+    var total = lanes.sum()
+    while i < count {
+        total += a[i] * a[i]
+        i &+= 1
+    }
+    return total
+}
+
 /// `out[i] = a[i] * b[i]`, eight at a time; returns Σ a[i]² from the same pass (the frame's
 /// energy before windowing), in eight fixed lanes.
 @inline(__always) func multiply(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,

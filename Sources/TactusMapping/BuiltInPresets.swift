@@ -182,7 +182,8 @@ enum BuiltInPresets {
     "delta": 8,
     "minRiseDb": 8,
     "minIntervalMs": 250,
-    "jumpDb": 0
+    "jumpDb": 0,
+    "bedJumpDb": 0
   },
   "mapping": {
     "transients": {

@@ -85,7 +85,7 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(found.first ?? 0, thudAt, accuracy: 0.025)
 
         var withoutJump = try AnalysisConfiguration.defaults()
-        withoutJump.peaks = try ParameterSet(PeakPicker.parameters, ["delta": .number(4), "jumpDb": .number(0)])
+        withoutJump.peaks = try ParameterSet(PeakPicker.parameters, ["delta": .number(4), "jumpDb": .number(0), "bedJumpDb": .number(0)])
         let missed = try analyse(signal, sampleRate: sr, configuration: withoutJump).onsets.filter { $0.time > 0.05 }
         XCTAssertEqual(missed.count, 0, "the flux alone should not find it: \(missed.map(\.time))")
     }
@@ -128,6 +128,35 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(found.first ?? 0, 0.34, accuracy: 1 / sr + 1e-9)
         // The tick alone is an onset: it is refused only beside the hit.
         XCTAssertEqual(try analyse(faint, sampleRate: sr).onsets.count, 1)
+    }
+
+    /// Clicks whose peak is 3 × the bed's over white noise: in 20 ms frames neither their level
+    /// jump nor their novelty passes; in 2.5 ms blocks they stand well out of the bed, and over a
+    /// steady bed that makes them onsets (frame levels alone find them from a peak of 4 ×).
+    func testClicksInANoiseBedAreFoundByTheirShortBlocks() throws {
+        let sr = 44100.0, onsets = [0.8, 1.4]
+        let signal = Signals.mix(Signals.noise(seconds: 2, sampleRate: sr, amplitude: 0.03),
+                                 Signals.clicks(at: onsets, seconds: 2, sampleRate: sr, amplitude: 0.09))
+        let found = try analyse(signal, sampleRate: sr).onsets.map(\.time).filter { $0 > 0.1 }
+        XCTAssertEqual(found.count, onsets.count, "\(found)")
+        for (f, o) in zip(found, onsets) { XCTAssertEqual(f, o, accuracy: 0.005) }
+
+        var frameLevelsOnly = try AnalysisConfiguration.defaults()
+        frameLevelsOnly.peaks = try ParameterSet(PeakPicker.parameters,
+                                                 SuperFlux.peakPickingDefaults.merging(["bedJumpDb": .number(0)]) { $1 })
+        let missed = try analyse(signal, sampleRate: sr, configuration: frameLevelsOnly).onsets.filter { $0.time > 0.1 }
+        XCTAssertEqual(missed.map(\.time), [], "frame levels alone should not find them")
+    }
+
+    /// The block jump is a ratio of mean powers in dB: a tenfold amplitude is 20 dB.
+    func testBlockJumpIsThePowerRatioOfTheLoudestBlocks() {
+        var history = SampleHistory(capacity: 4096)
+        let quiet = [Float](repeating: 0.1, count: 1000), loud = [Float](repeating: 1, count: 200)
+        quiet.withUnsafeBufferPointer { history.append($0) }
+        loud.withUnsafeBufferPointer { history.append($0) }
+        XCTAssertEqual(BlockLevels.jump(in: history, from: 1000, to: 1200, before: 1000, block: 100), 20, accuracy: 1e-4)
+        // Spans the history does not hold give no jump.
+        XCTAssertEqual(BlockLevels.jump(in: history, from: 1000, to: 1300, before: 1000, block: 100), 0)
     }
 
     func testEveryOnsetMethodFindsCleanClicks() throws {
