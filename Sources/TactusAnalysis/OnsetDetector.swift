@@ -49,7 +49,7 @@ public final class OnsetDetector: FrameAnalyzer {
                                     sampleRate: geometry.sampleRate, fftSize: geometry.fftSize)
         for _ in 0...Int((Self.leadInSeconds / geometry.hopSeconds).rounded(.up)) { _ = method.novelty(of: silence) }
         state = State(method: method, picker: picker, locator: locator, geometry: geometry,
-                      history: SampleHistory(capacity: locator.reach + (picker.lookahead + 4) * geometry.hop
+                      history: SampleHistory(capacity: max(locator.reach, picker.blockReach) + (picker.lookahead + 4) * geometry.hop
                                                  + geometry.windowLength + Self.maxChunk),
                       median: picker.medianWindow())
     }

@@ -3,9 +3,9 @@ import TactusCore
 /// Decides which novelty peaks are onsets: a local maximum that stands `delta` above the
 /// local median, at least `minIntervalMs` after the previous onset, and that comes with a
 /// real rise in level (so a wobble inside one sound's decay or a noise bed does not fire);
-/// or a local maximum above the median where the level jumps by `jumpDb` (a hit in a noise
-/// bed).
-/// The silence gates relative to the file's loudest frame are applied once the file is done.
+/// or a local maximum above the median where the level jumps by `jumpDb`, or, over a steady
+/// bed, where the attack stands `bedJumpDb` out of the bed in short blocks (hits in noise).
+/// The silence and swell gates, which need the whole file, are applied once it is done.
 public struct PeakPicker: TunablePart {
     public static let id = "peaks"
     public static let summary = "Adaptive-threshold peak picking with minimum interval, rise check and silence gates."
@@ -27,7 +27,7 @@ public struct PeakPicker: TunablePart {
     public static let jumpDb = ParameterDescriptor.number("jumpDb", 0...60, default: 9, unit: "dB",
                 help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before the previous frame. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
     public static let bedJumpDb = ParameterDescriptor.number("bedJumpDb", 0...60, default: 6, unit: "dB",
-                help: "Over a steady bed (see bedSteadyDb), a peak under the threshold but above the local median is still an onset when the loudest 2.5 ms of its frame and the next hop stand this far above the loudest 2.5 ms of the 60 ms before its frame: a hit's attack stands out of noise in short blocks more than in whole frames (0 = off).")
+                help: "Over a steady bed (see bedSteadyDb), a peak above the local median that the threshold or the rise tests refuse is still an onset when the loudest 2.5 ms of its frame and the next hop stand this far above the loudest 2.5 ms of the 60 ms before its frame: a hit's attack stands out of noise in short blocks more than in whole frames (0 = off).")
     public static let bedSteadyDb = ParameterDescriptor.number("bedSteadyDb", 0...40, default: 6, unit: "dB",
                 help: "A bed is steady when the frame levels of the 160 ms before a peak (up to the frame before it) stay within this span and above absoluteFloorDb.")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
@@ -58,6 +58,8 @@ public struct PeakPicker: TunablePart {
     let bedSpan: Int
     /// `blockMs` and `blockBeforeMs` in samples.
     let block: Int, blockBefore: Int
+    /// Half the analysis window, samples: the frame's span starts this far before its centre.
+    let halfWindow: Int
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
@@ -82,6 +84,7 @@ public struct PeakPicker: TunablePart {
         bedSpan = max(1, Int((Self.bedSpanMs / 1000 / geometry.hopSeconds).rounded()))
         block = max(1, Int((Self.blockMs / 1000 * geometry.sampleRate).rounded()))
         blockBefore = Int((Self.blockBeforeMs / 1000 * geometry.sampleRate).rounded())
+        halfWindow = geometry.windowLength / 2
         preMax = frames(Self.preMaxMs)
         postMax = frames(Self.postMaxMs)
         preMedian = max(1, frames(Self.preMedianMs))
@@ -140,6 +143,9 @@ public struct PeakPicker: TunablePart {
     static let blockMs = 2.5
     /// Span before a peak's frame whose loudest block is the bed's level, ms.
     static let blockBeforeMs = 60.0
+
+    /// Samples of history the short-block test needs behind a frame centre.
+    var blockReach: Int { blockBefore + halfWindow }
 
     /// Whether the `bedSpanMs` of frames before frame `m − 1` (which may hold the attack)
     /// stay within `bedSteadyDb` of each other and above `absoluteFloorDb`: a bed, not
