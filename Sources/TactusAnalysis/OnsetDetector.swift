@@ -113,8 +113,15 @@ extension OnsetDetector {
                 picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
             }
             var kept: [DetectedOnset] = []
-            for onset in gated where kept.last.map({ onset.time - $0.time >= picker.minInterval }) ?? true {
-                kept.append(onset)
+            for onset in gated {
+                guard let last = kept.last, onset.time - last.time < picker.minInterval else {
+                    kept.append(onset)
+                    continue
+                }
+                if picker.isPrecursor(last, of: onset, levels: levels),
+                   kept.count < 2 || onset.time - kept[kept.count - 2].time >= picker.minInterval {
+                    kept[kept.count - 1] = onset
+                }
             }
             return kept
         }

@@ -39,11 +39,13 @@ public struct PeakPicker: TunablePart {
                 help: "An onset the swell gate would refuse is still an attack when it starts as a step: its first two frames come within this of the loudest level of its first swellAttackMs, and it stands stepRiseDb out of the frames before it (a sound that starts at its own level out of silence, then grows; 0 = off).")
     public static let stepRiseDb = ParameterDescriptor.number("stepRiseDb", 0...120, default: 20, unit: "dB",
                 help: "How far a step (see stepDb) stands out of the frames before it: the loudest of its first three frames over the loudest of the three before the previous frame.")
+    public static let precursorDb = ParameterDescriptor.number("precursorDb", 0...60, default: 12, unit: "dB",
+                help: "An onset within minIntervalMs after the one before takes its place when its attack is this much louder and the one before did not start out of quiet (stepRiseDb): a faint precursor, not the hit (0 = off).")
     public static let relativeGateDb = ParameterDescriptor.number("relativeGateDb", 10...120, default: 40, unit: "dB",
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -68,6 +70,7 @@ public struct PeakPicker: TunablePart {
     let attackFrames: Int
     let stepDb: Float
     let stepRiseDb: Float
+    let precursorDb: Float
     /// Frames of novelty needed after a frame before it can be judged.
     let lookahead: Int
 
@@ -99,6 +102,7 @@ public struct PeakPicker: TunablePart {
         attackFrames = max(1, frames(Self.swellAttackMs))
         stepDb = Float(parameters.number(Self.stepDb))
         stepRiseDb = Float(parameters.number(Self.stepRiseDb))
+        precursorDb = Float(parameters.number(Self.precursorDb))
         lookahead = max(postMax, postMedian, 2)
     }
 
@@ -199,6 +203,14 @@ public struct PeakPicker: TunablePart {
         let attack = levels[m...min(levels.count - 1, m + attackFrames)].max()!
         let swell = levels[m...min(levels.count - 1, m + swellWindow)].max()!
         return attack >= swell - swellDb || isStep(at: m, attackDb: attack, levels: levels)
+    }
+
+    /// Whether `earlier`, less than `minIntervalMs` before `later`, is a faint precursor of it
+    /// that should give way: `later`'s attack `precursorDb` louder, and `earlier` not a start
+    /// that stands `stepRiseDb` out of the quiet before it.
+    func isPrecursor(_ earlier: DetectedOnset, of later: DetectedOnset, levels: [Float]) -> Bool {
+        precursorDb > 0 && later.levelDb >= earlier.levelDb + precursorDb
+            && jump(at: earlier.frame, levels: levels) < stepRiseDb
     }
 
     /// Whether the onset at frame `m` starts as a step: its first two frames within `stepDb` of

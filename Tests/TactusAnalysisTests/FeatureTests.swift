@@ -159,6 +159,25 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(BlockLevels.jump(in: history, from: 1000, to: 1300, before: 1000, block: 100), 0)
     }
 
+    /// A faint tick 40 ms before a hit, inside a hum that is already playing: within the
+    /// minimum interval one of them keeps its transient, and it is the hit, 20 dB louder.
+    func testAFaintPrecursorGivesWayToTheHitAfterIt() throws {
+        let sr = 44100.0
+        var hum = Signals.sine(hz: 220, seconds: 1, sampleRate: sr, amplitude: 0.02)
+        for i in 0..<Int(0.2 * sr) { hum[i] = 0 }
+        let signal = Signals.mix(hum, Signals.clicks(at: [0.5], seconds: 1, sampleRate: sr, amplitude: 0.06),
+                                 Signals.clicks(at: [0.54], seconds: 1, sampleRate: sr, amplitude: 0.8, seed: 2))
+        let found = try analyse(signal, sampleRate: sr).onsets.map(\.time)
+        XCTAssertEqual(found.count, 2, "\(found)")
+        XCTAssertEqual(found.first ?? 0, 0.2, accuracy: 1 / sr + 1e-9)  // the hum's own start
+        XCTAssertEqual(found.last ?? 0, 0.54, accuracy: 1 / sr + 1e-9)
+
+        var firstKept = try AnalysisConfiguration.defaults()
+        firstKept.peaks = try ParameterSet(PeakPicker.parameters,
+                                           SuperFlux.peakPickingDefaults.merging(["precursorDb": .number(0)]) { $1 })
+        XCTAssertEqual(try analyse(signal, sampleRate: sr, configuration: firstKept).onsets.last?.time ?? 0, 0.5, accuracy: 0.001)
+    }
+
     func testEveryOnsetMethodFindsCleanClicks() throws {
         let onsets = [0.2, 0.5, 0.9]
         let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
