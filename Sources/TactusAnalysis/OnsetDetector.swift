@@ -72,7 +72,8 @@ public final class OnsetDetector: FrameAnalyzer {
     }
 
     /// Judges the frames left at the end of the signal, applies the file-level gates, then
-    /// the minimum interval between the onsets that pass them.
+    /// the minimum interval between the onsets that pass them (where a faint precursor gives
+    /// way to the hit after it: `PeakPicker.isPrecursor`).
     public func finish() -> [DetectedOnset] {
         state.finish()
     }
@@ -118,6 +119,8 @@ extension OnsetDetector {
                     kept.append(onset)
                     continue
                 }
+                // The hit takes the precursor's place only where it is itself far enough from
+                // the onset kept before the precursor.
                 if picker.isPrecursor(last, of: onset, levels: levels),
                    kept.count < 2 || onset.time - kept[kept.count - 2].time >= picker.minInterval {
                     kept[kept.count - 1] = onset
