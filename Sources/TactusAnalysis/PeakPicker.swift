@@ -40,7 +40,7 @@ public struct PeakPicker: TunablePart {
     public static let stepRiseDb = ParameterDescriptor.number("stepRiseDb", 0...120, default: 20, unit: "dB",
                 help: "How far a step (see stepDb) stands out of the frames before it: the loudest of its first three frames over the loudest of the three before the previous frame.")
     public static let precursorDb = ParameterDescriptor.number("precursorDb", 0...60, default: 12, unit: "dB",
-                help: "An onset within minIntervalMs after the one before takes its place when its attack is this much louder and the one before did not start out of quiet (stepRiseDb): a faint precursor, not the hit (0 = off).")
+                help: "An onset within minIntervalMs after the one before takes its place when its attack is this much louder and the one before is not a step (it does not stand stepRiseDb out of the frames before it, measured as for stepDb): a faint precursor, not the hit (0 = off).")
     public static let relativeGateDb = ParameterDescriptor.number("relativeGateDb", 10...120, default: 40, unit: "dB",
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
@@ -206,8 +206,8 @@ public struct PeakPicker: TunablePart {
     }
 
     /// Whether `earlier`, less than `minIntervalMs` before `later`, is a faint precursor of it
-    /// that should give way: `later`'s attack `precursorDb` louder, and `earlier` not a start
-    /// that stands `stepRiseDb` out of the quiet before it.
+    /// that should give way: `later`'s attack `precursorDb` louder, and `earlier` not a step
+    /// (its `jump` under `stepRiseDb`, as `isStep` measures a sound's start).
     func isPrecursor(_ earlier: DetectedOnset, of later: DetectedOnset, levels: [Float]) -> Bool {
         precursorDb > 0 && later.levelDb >= earlier.levelDb + precursorDb
             && jump(at: earlier.frame, levels: levels) < stepRiseDb
