@@ -32,8 +32,6 @@ enum BuiltInPresets {
     "riseWindowMs": 80,
     "swellDb": 12,
     "swellWindowMs": 300,
-    "stepDb": 6,
-    "stepRiseDb": 20,
     "relativeGateDb": 40,
     "absoluteFloorDb": -70
   },
