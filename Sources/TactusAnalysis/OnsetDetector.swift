@@ -132,11 +132,8 @@ extension OnsetDetector {
         private mutating func judge(_ m: Int) {
             judged += 1
             thresholds.append(median.median(at: m, of: novelty) + picker.delta)
-            let centre = m * geometry.hop, half = geometry.windowLength / 2
-            guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels, blockJump: {
-                BlockLevels.jump(in: history, from: centre - half, to: centre + half + geometry.hop,
-                                 before: picker.blockBefore, block: picker.block)
-            }) else { return }
+            guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels,
+                                blockJump: { picker.blockJump(atFrame: m, in: history) }) else { return }
             let previous = candidates.last
             let notBefore = previous.map { $0.sample + 1 } ?? 0
             let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)

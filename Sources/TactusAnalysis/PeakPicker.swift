@@ -62,6 +62,8 @@ public struct PeakPicker: TunablePart {
     let block: Int, blockBefore: Int
     /// Half the analysis window, samples: the frame's span starts this far before its centre.
     let halfWindow: Int
+    /// Samples between frame centres.
+    let hop: Int
     let riseWindow: Int
     let relativeGateDb: Float
     let absoluteFloorDb: Float
@@ -88,6 +90,7 @@ public struct PeakPicker: TunablePart {
         block = max(1, Int((Self.blockMs / 1000 * geometry.sampleRate).rounded()))
         blockBefore = Int((Self.blockBeforeMs / 1000 * geometry.sampleRate).rounded())
         halfWindow = geometry.windowLength / 2
+        hop = geometry.hop
         preMax = frames(Self.preMaxMs)
         postMax = frames(Self.postMaxMs)
         preMedian = max(1, frames(Self.preMedianMs))
@@ -117,7 +120,7 @@ public struct PeakPicker: TunablePart {
     /// a local maximum of the novelty that clears the threshold and whose level rises by
     /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold;
     /// or a local maximum under the threshold but above the median where the level jumps by
-    /// `jumpDb`, or, over a steady bed, where `blockJump()` (see `BlockLevels.jump`) reaches
+    /// `jumpDb`, or, over a steady bed, where `blockJump()` (`blockJump(atFrame:in:)`) reaches
     /// `bedJumpDb`. `levels` are frame levels in dB.
     func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float], blockJump: () -> Float) -> Bool {
         let value = novelty[m]
@@ -150,6 +153,14 @@ public struct PeakPicker: TunablePart {
 
     /// Samples of history the short-block test needs behind a frame centre.
     var blockReach: Int { blockBefore + halfWindow }
+
+    /// The short-block jump of frame `m`: the loudest `blockMs` block of the frame's span and
+    /// the hop after it over the loudest block of the `blockBeforeMs` before (`BlockLevels.jump`).
+    func blockJump(atFrame m: Int, in history: SampleHistory) -> Float {
+        let centre = m * hop
+        return BlockLevels.jump(in: history, from: centre - halfWindow, to: centre + halfWindow + hop,
+                                before: blockBefore, block: block)
+    }
 
     /// Whether the `bedSpanMs` of frames before frame `m − 1` (which may hold the attack)
     /// stay within `bedSteadyDb` of each other and above `absoluteFloorDb`: a bed, not

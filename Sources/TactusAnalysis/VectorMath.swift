@@ -14,20 +14,11 @@
     return lanes.sum()
 }
 
-/// Σ a[i]² over `count` values, in four fixed lanes, then the values after the last whole group.
+/// Σ a[i]² over `count` values: the whole groups of four as `dotInFours`, then the rest.
 @inline(__always) func sumOfSquares(_ a: UnsafePointer<Float>, count: Int) -> Float {
-    var lanes = SIMD4<Float>(repeating: 0)
-    var i = 0
-    while i + 4 <= count {
-        let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
-        lanes += x * x
-        i &+= 4
-    }
-    var total = lanes.sum()
-    while i < count {
-        total += a[i] * a[i]
-        i &+= 1
-    }
+    let whole = count & ~3
+    var total = dotInFours(a, a, count: whole)
+    for i in whole..<count { total += a[i] * a[i] }
     return total
 }
 
