@@ -152,7 +152,8 @@ def recall_tables(analysed: dict[str, dict]) -> str:
             # The multi mixtures draw from a small pool (a stem may be in four of twelve), so
             # every one-shot with internal attacks is counted too, each a distinct sound.
             if truth["condition"] == "oneshot" and len(truth["onsets"]) > 1:
-                for key in ("multi-attack one-shots", "internal attacks") if k else ("multi-attack one-shots",):
+                keys = ["multi-attack one-shots"] + (["internal attacks"] if k else [])
+                for key in keys:
                     by_condition[key][0] += 1
                     by_condition[key][1] += hit
     lines = ["| onsets | count | recall@25 |", "|---|---:|---:|"]
@@ -165,8 +166,8 @@ def recall_tables(analysed: dict[str, dict]) -> str:
         total, hits = by_condition[condition]
         if total:
             lines.append(f"| {condition} (all its onsets) | {total} | {hits / total:.2f} |")
-    sounds = sum(1 for item in analysed.values()
-                 if item["truth"]["condition"] == "oneshot" and len(item["truth"]["onsets"]) > 1)
+    # Each such one-shot has one first onset; the rest are its internal attacks.
+    sounds = by_condition["multi-attack one-shots"][0] - by_condition["internal attacks"][0]
     for label, key in ((f"one-shots with internal attacks ({sounds} sounds), all their onsets", "multi-attack one-shots"),
                        ("…their internal attacks only", "internal attacks")):
         total, hits = by_condition[key]
