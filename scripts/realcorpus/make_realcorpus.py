@@ -25,7 +25,8 @@ previous onset (a new sound a designer would want a transient on, not the grain 
 its onset is where the power over the trailing 0.5 ms last climbs past the quiet level + 6 dB
 between the quietest of those blocks and the rise (searching from the quietest block, not from
 the start of the 50 ms, where the previous sound may still be decaying above that level; and
-the last climb, not a blip of the trough's noise that falls back).
+the last climb, not a blip of the trough's noise that falls back). Each annotation's
+`onsetKinds` says of every onset whether it is a stem's `start` or an `internal` attack.
 
 Over a noise or ambience bed, an onset is where its hit emerges from the bed: the first
 sample from the stem's onset (above) where the hits' power over the next 2 ms reaches the
@@ -215,11 +216,16 @@ def resample(x: np.ndarray, source: int, target: int) -> np.ndarray:
     return resample_poly(x, target // g, source // g)
 
 
+def kinds(count: int) -> list[str]:
+    """What each of a stem's `count` onsets (from `attacks`) is: its start, then its internal attacks."""
+    return ["start"] + ["internal"] * (count - 1)
+
+
 def place(stems, rate: int, gap: tuple[float, float], generator, lead: float = 0.3):
-    """Stems one after another with random gaps; returns the mix, the onsets (s) and the
-    spans where each stem plays."""
+    """Stems one after another with random gaps; returns the mix, the onsets (s) in time order
+    and what each onset is (`kinds`)."""
     position = int(lead * rate)
-    events, total = [], []
+    events = []
     for stem in stems:
         events.append((position, stem))
         position += len(stem) + int(generator.uniform(*gap) * rate)
@@ -227,8 +233,10 @@ def place(stems, rate: int, gap: tuple[float, float], generator, lead: float = 0
     onsets = []
     for start, stem in events:
         mix[start:start + len(stem)] += stem
-        onsets += [(start + a) / rate for a in attacks(stem, rate)]
-    return mix, sorted(onsets)
+        found = attacks(stem, rate)
+        onsets += zip([(start + a) / rate for a in found], kinds(len(found)))
+    onsets.sort()
+    return mix, [t for t, _ in onsets], [kind for _, kind in onsets]
 
 
 def faded_in(bed: np.ndarray, rate: int) -> np.ndarray:
@@ -331,10 +339,10 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
                     stems[k][:fade] *= np.linspace(0, 1, fade) ** 2
             if condition == "rolls":
                 stems = [stems[0] * 10 ** (g.uniform(-3, 0) / 20) for _ in range(int(g.integers(4, 7)))]
-                mix, onsets = place(stems, rate, (0.07 - len(stems[0]) / rate, 0.15 - len(stems[0]) / rate), g)
+                mix, onsets, onset_kinds = place(stems, rate, (0.07 - len(stems[0]) / rate, 0.15 - len(stems[0]) / rate), g)
             else:
-                mix, onsets = place(stems, rate, (0.25, 0.6), g)
-            extra = {"sources": [f'{p["package"]}:{p["path"]}' for p in picks],
+                mix, onsets, onset_kinds = place(stems, rate, (0.25, 0.6), g)
+            extra = {"onsetKinds": onset_kinds, "sources": [f'{p["package"]}:{p["path"]}' for p in picks],
                      "categories": [p["category"] for p in picks]}
             if condition.startswith("noise") or condition.startswith("ambience"):
                 snr = float(condition.lstrip("noiseambience"))
@@ -371,7 +379,8 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
         mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
         onsets = [(lead + a) / shot["rate"] for a in attacks(shot["samples"], shot["rate"])]
         emit(name, "oneshot", mix, shot["rate"], onsets,
-             {"category": shot["category"], "sources": [f'{shot["package"]}:{shot["path"]}']}, ("wav", "PCM_16"))
+             {"onsetKinds": kinds(len(onsets)), "category": shot["category"],
+              "sources": [f'{shot["package"]}:{shot["path"]}']}, ("wav", "PCM_16"))
     return files
 
 
