@@ -11,8 +11,8 @@ Per half (dev: tune on it; heldout: report only):
     intensity and sharpness of the transient nearest the first onset, from `tactus analyze`;
     the continuous intensity's Pearson correlation with the dB loudness (mean over the
     category's files) and control points per second, from `tactus evaluate --verbose`;
-  - recall at ±25 ms by each onset's own SNR (`onsetSnrDb`: noise and ambience mixtures) and for
-    the onsets of the `soft` and `multi` conditions;
+  - recall at ±25 ms by each onset's own SNR (`onsetSnrDb`: noise and ambience mixtures), and per
+    condition for the stems' starts and their internal attacks apart (`onsetKinds`);
   - transient sharpness against attack brightness: per file with three or more transients, the
     Spearman rank correlation of each transient's sharpness with the log2 power centroid of the
     25 ms after it (the median over files).
@@ -134,45 +134,40 @@ def fidelity_by_category(files: dict[str, dict], analysed: dict[str, dict]) -> s
 
 
 def recall_tables(analysed: dict[str, dict]) -> str:
+    """Recall at ±25 ms by each onset's own SNR (the bed mixtures), and per condition by what the
+    onset is (`onsetKinds`): a stem's start (in `soft`, the faded-in start: the soft onset) or
+    an internal attack (in `multi`, what the condition is for)."""
     bins = [("below 0 dB", -1e9, 0), ("0–6 dB", 0, 6), ("6–10 dB", 6, 10), ("10–20 dB", 10, 20), ("20 dB and more", 20, 1e9)]
     by_snr = defaultdict(lambda: [0, 0])
-    by_condition = defaultdict(lambda: [0, 0])
+    by_kind = defaultdict(lambda: [0, 0])
+    sounds_with_internal = defaultdict(int)
     for item in analysed.values():
         truth, onsets = item["truth"], item["onsets"]
+        condition = truth["condition"]
         for k, t in enumerate(truth["onsets"]):
             hit = found(onsets, t)
             if "onsetSnrDb" in truth:
                 label = next(b[0] for b in bins if b[1] <= truth["onsetSnrDb"][k] < b[2])
-                kind = "pink noise" if truth["condition"].startswith("noise") else "ambience"
+                kind = "pink noise" if condition.startswith("noise") else "ambience"
                 by_snr[(kind, label)][0] += 1
                 by_snr[(kind, label)][1] += hit
-            if truth["condition"] in ("soft", "multi"):
-                by_condition[truth["condition"]][0] += 1
-                by_condition[truth["condition"]][1] += hit
-            # The multi mixtures draw from a small pool (a stem may be in four of twelve), so
-            # every one-shot with internal attacks is counted too, each a distinct sound.
-            if truth["condition"] == "oneshot" and len(truth["onsets"]) > 1:
-                keys = ["multi-attack one-shots"] + (["internal attacks"] if k else [])
-                for key in keys:
-                    by_condition[key][0] += 1
-                    by_condition[key][1] += hit
+            by_kind[(condition, truth["onsetKinds"][k])][0] += 1
+            by_kind[(condition, truth["onsetKinds"][k])][1] += hit
+        sounds_with_internal[condition] += condition == "oneshot" and "internal" in truth["onsetKinds"]
     lines = ["| onsets | count | recall@25 |", "|---|---:|---:|"]
     for kind in ("pink noise", "ambience"):
         for label, _, _ in bins:
             total, hits = by_snr[(kind, label)]
             if total:
                 lines.append(f"| {kind}, own SNR {label} | {total} | {hits / total:.2f} |")
-    for condition in ("soft", "multi"):
-        total, hits = by_condition[condition]
-        if total:
-            lines.append(f"| {condition} (all its onsets) | {total} | {hits / total:.2f} |")
-    # Each such one-shot has one first onset; the rest are its internal attacks.
-    sounds = by_condition["multi-attack one-shots"][0] - by_condition["internal attacks"][0]
-    for label, key in ((f"one-shots with internal attacks ({sounds} sounds), all their onsets", "multi-attack one-shots"),
-                       ("…their internal attacks only", "internal attacks")):
-        total, hits = by_condition[key]
-        if total:
-            lines.append(f"| {label} | {total} | {hits / total:.2f} |")
+    lines += ["", "| condition | stems' starts | recall@25 | internal attacks | recall@25 |", "|---|---:|---:|---:|---:|"]
+    for condition in sorted({c for c, _ in by_kind}):
+        (starts, found_starts), (internal, found_internal) = by_kind[(condition, "start")], by_kind[(condition, "internal")]
+        name = condition
+        if sounds_with_internal[condition]:
+            name += f" ({sounds_with_internal[condition]} sounds with internal attacks)"
+        recall = f"{found_internal / internal:.2f}" if internal else "–"
+        lines.append(f"| {name} | {starts} | {found_starts / starts:.2f} | {internal} | {recall} |")
     return "\n".join(lines)
 
 
@@ -271,7 +266,8 @@ def main() -> None:
         analysed = analyses(args.tactus, folder, args.preset)
         report += ["Continuous intensity per category (one-shots):", "",
                    fidelity_by_category(per_file(args.tactus, folder, args.preset), analysed), ""]
-        report += ["Recall by each onset's own SNR, and of soft and multi-attack onsets:", "", recall_tables(analysed), ""]
+        report += ["Recall by each onset's own SNR, and by what the onset is (a stem's start or an internal attack):", "",
+                   recall_tables(analysed), ""]
         report += [sharpness_within_files(folder, analysed), ""]
         if not args.no_baselines:
             methods = "tactus,librosa,aubio"
