@@ -6,14 +6,15 @@ import TactusCore
 /// It looks at the raw waveform around the frame: finds the attack's peak, estimates the
 /// level before it (silence, a noise bed or the previous sound's tail), and walks back from
 /// the peak to the first sample of the run that stays above a threshold set both above that
-/// floor and relative to the peak, tolerating the short dips of zero crossings.
+/// floor (at most halfway from it to the peak) and relative to the peak, tolerating the short
+/// dips of zero crossings.
 public struct AttackLocator: TunablePart {
     public static let id = "attack"
     public static let summary = "Sample-accurate attack placement by back-tracking on the waveform."
     public static let searchBackMs = ParameterDescriptor.number("searchBackMs", 5...200, default: 40, unit: "ms",
                 help: "How far before the detecting frame's window the attack may start.")
     public static let floorMarginDb = ParameterDescriptor.number("floorMarginDb", 0...40, default: 8, unit: "dB",
-                help: "The attack starts where the waveform rises this far above the level before it.")
+                help: "The attack starts where the waveform rises this far above the level before it, or halfway from that level to the attack's peak where that is lower (an attack that stands little above a sound still playing).")
     public static let peakRelativeDb = ParameterDescriptor.number("peakRelativeDb", -80 ... -6, default: -40, unit: "dB",
                 help: "…and above the attack's peak by this (negative) amount, whichever is higher.")
     public static let maxGapMs = ParameterDescriptor.number("maxGapMs", 0...20, default: 8, unit: "ms",
@@ -38,6 +39,11 @@ public struct AttackLocator: TunablePart {
         maxGap = max(1, Int(parameters.number(Self.maxGapMs) / 1000 * sr))
         latency = parameters.number(Self.latencyMs) / 1000
     }
+
+    /// How far from the level before an attack towards its peak (0…1, amplitude) the
+    /// threshold may sit at most: the cap takes over where the peak stands less than about
+    /// 12 dB above that level (`floorMarginDb` 8).
+    static let towardsPeak: Float = 0.5
 
     /// Samples of history this locator needs behind a frame centre.
     var reach: Int { searchBack + geometry.windowLength + geometry.hop }
@@ -76,7 +82,11 @@ public struct AttackLocator: TunablePart {
             i += block
         }
         if floor == .infinity { floor = 0 }
-        let threshold = max(floor * floorMargin, peak * peakRelative, Float.leastNormalMagnitude)
+        // An attack over a sound still playing (a note over the one ringing before it) may
+        // never stand `floorMarginDb` above it; the threshold is then capped part of the way
+        // to the peak, or the walk back would start and end at the peak itself.
+        let aboveFloor = min(floor * floorMargin, floor + (peak - floor) * Self.towardsPeak)
+        let threshold = max(aboveFloor, peak * peakRelative, Float.leastNormalMagnitude)
 
         // Walk back from the peak while the waveform stays above the threshold.
         var onset = peakIndex

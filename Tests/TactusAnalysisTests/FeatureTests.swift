@@ -178,6 +178,26 @@ final class FeatureTests: XCTestCase {
         XCTAssertEqual(try analyse(signal, sampleRate: sr, configuration: firstKept).onsets.last?.time ?? 0, 0.5, accuracy: 0.001)
     }
 
+    /// A note that starts while the one before it still rings stands only a few dB above it,
+    /// never `floorMarginDb` (8 dB): its transient goes on its start, not 20 ms later on its
+    /// loudest sample. The first note, out of silence, is placed as before.
+    func testANoteOverARingingNoteIsPlacedOnItsStart() throws {
+        let sr = 44100.0
+        func bell(_ hz: Double, at start: Double) -> [Float] {
+            (0..<Int(1.2 * sr)).map { i in
+                let t = Double(i) / sr - start
+                guard t >= 0 else { return 0 }
+                let envelope = min(t / 0.002, 1) * exp(-t / 0.25)
+                return Float(0.3 * envelope * (sin(2 * .pi * hz * t) + 0.5 * sin(2 * .pi * 2.76 * hz * t)
+                                               + 0.3 * sin(2 * .pi * 5.4 * hz * t)))
+            }
+        }
+        let found = try analyse(Signals.mix(bell(523, at: 0.1), bell(659, at: 0.22)), sampleRate: sr).onsets.map(\.time)
+        XCTAssertEqual(found.count, 2, "\(found)")
+        XCTAssertEqual(found.first ?? 0, 0.1, accuracy: 0.0005)  // its 2 ms ramp's first audible samples
+        XCTAssertEqual(found.last ?? 0, 0.22, accuracy: 0.005)
+    }
+
     func testEveryOnsetMethodFindsCleanClicks() throws {
         let onsets = [0.2, 0.5, 0.9]
         let signal = Signals.clicks(at: onsets, seconds: 1.2, sampleRate: 44100)
