@@ -158,9 +158,18 @@ public struct Converter {
         try Self.refuseToOverwriteInputs(hapticURLs, in: folder, input: input, inputPath: inputPath,
                                          protectedPaths: protectedPaths)
         var warnings = imported.warnings
+        func dropSound(_ reason: String) {
+            warnings.append(FormatDiagnostic(severity: .warning, kind: "audioNotCarried", location: "",
+                                             message: "its sound \(reason); the outputs play haptics only"))
+        }
         // The paired sound: referenced where it is when the outputs sit beside the input,
-        // else copied beside them (never replacing a different file of that name).
+        // else copied beside them (never replacing a different file of that name). A sound
+        // named outside the input's folder is not followed: the name comes from the file.
         var pairedAudio = imported.pairedAudio
+        if let audio = pairedAudio, !FilePaths.staysInsideFolder(audio.fileName) {
+            dropSound("\(audio.fileName) is outside the file's folder")
+            pairedAudio = nil
+        }
         var audioCopy: (source: URL, staged: StagedFile)?
         if let audio = pairedAudio {
             let source = input.deletingLastPathComponent().appendingPathComponent(audio.fileName)
@@ -176,9 +185,11 @@ public struct Converter {
         }
         defer { audioCopy?.staged.discard() }
         if let copy = audioCopy {
-            do { try FileCopy.stream(from: copy.source, to: copy.staged.temporary) } catch {
-                warnings.append(FormatDiagnostic(severity: .warning, kind: "audioNotCopied", location: "",
-                                                 message: "its sound \(copy.source.lastPathComponent) was not copied (\((error as? FileError)?.reason ?? "\(error)")); the outputs play haptics only"))
+            do {
+                _ = try AudioFileReader(url: copy.source)  // a sound, not any file of that name
+                try FileCopy.stream(from: copy.source, to: copy.staged.temporary)
+            } catch {
+                dropSound("\(copy.source.lastPathComponent) was not copied (\((error as? FileError)?.reason ?? "\(error)"))")
                 pairedAudio = nil
                 audioCopy = nil
             }
@@ -213,6 +224,8 @@ public struct Converter {
             }
             outputs.append(FormatOutput(formatID: type(of: format).id, url: file.destination, bytes: bytes))
         }
+        // Checked before anything is committed: `beforeCommit` puts the paired audio in place.
+        for file in staged { try file.checkDestination() }
         try beforeCommit()
         for file in staged { try file.commit(recordingIn: log) }
         return outputs

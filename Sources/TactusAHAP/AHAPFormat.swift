@@ -26,14 +26,22 @@ public struct AHAPFormat: HapticReadableFormat {
         try AHAPEncoder().write(try AHAPWriter(options: options).document(for: track), to: emit)
     }
 
+    /// What an AHAP plays. Read leniently, as Core Haptics plays what it can, except for
+    /// times no pattern plays (`unplayableTimes`), which would come out of a translation as a
+    /// file its own format's readers refuse.
     public func read(_ data: Data) throws -> ImportedHaptics {
         let (report, document) = AHAPValidator(baseDirectory: nil).inspect(data)
-        guard let document else {
-            let error = report.diagnostics.first { $0.severity == .error }
+        let unplayable = report.diagnostics.first { Self.unplayableTimes.contains($0.kind) }
+        guard let document, unplayable == nil else {
+            let error = unplayable ?? report.diagnostics.first { $0.severity == .error }
             throw FormatReadError(location: error?.location ?? "", message: error?.message ?? "not an AHAP pattern")
         }
         return AHAPImport.imported(from: document)
     }
+
+    /// Validation errors that make a pattern unreadable: a time before 0 s, or a time or
+    /// duration past `AHAPWriter.maxTime`.
+    static let unplayableTimes: Set<AHAPDiagnostic.Kind> = [.negativeTime, .timeTooLate]
 
     public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
         AHAPValidator(baseDirectory: baseDirectory).validate(data).diagnostics.map(\.formatDiagnostic)

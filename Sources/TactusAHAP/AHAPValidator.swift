@@ -9,7 +9,7 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case invalidJSON, numberOutOfRange, wrongType, missingKey, unknownKey, duplicateKey
         case unsupportedVersion, elementShape, unknownEventType, unknownParameter, valueOutOfRange
-        case negativeTime, missingDuration, nonPositiveDuration, durationTooLong
+        case negativeTime, timeTooLate, missingDuration, nonPositiveDuration, durationTooLong
         case missingWaveformPath, audioFileNotFound, waveformPathOutsideFolder
         case emptyCurve, tooManyControlPoints, decreasingControlPointTime, absoluteControlPointTimes
         case missingParameter, transientScaledByControl, transientSharpnessShiftedByControl
@@ -194,9 +194,16 @@ private struct Checker {
         return read(node, key, required: required) { try $0.number() }
     }
 
+    /// Past `AHAPWriter.maxTime` (10⁸ s, about three years) nothing plays, and time arithmetic
+    /// stops being exact: the reader refuses such a pattern (`AHAPFormat.unplayableTimes`).
+    static func tooLate(_ what: String, _ value: Double) -> String {
+        "\(what) \(value) s is past \(JSONText.shortest(AHAPWriter.maxTime)) s, the latest Tactus reads"
+    }
+
     mutating func time(_ node: Node, _ key: String = "Time") -> Double? {
         let value = number(node, key, required: true)
         if let value, value < 0 { error(.negativeTime, node.child(key), "time \(value) is negative") }
+        if let value, value > AHAPWriter.maxTime { error(.timeTooLate, node.child(key), Self.tooLate("time", value)) }
         return value
     }
 
@@ -294,6 +301,7 @@ private struct Checker {
         if let duration, duration <= 0 {
             error(.nonPositiveDuration, durationPath, "duration \(duration) must be greater than 0")
         }
+        if let duration, duration > AHAPWriter.maxTime { error(.timeTooLate, durationPath, Self.tooLate("duration", duration)) }
         if let type, type.isContinuous {
             if duration == nil, node.optional("EventDuration") == nil {
                 error(.missingDuration, durationPath, "\(type) events need an EventDuration")
@@ -306,7 +314,7 @@ private struct Checker {
             error(.missingWaveformPath, node.child("EventWaveformPath"), "AudioCustom events need an EventWaveformPath")
         }
         let path = read(node, "EventWaveformPath", required: false) { try $0.string() }
-        if let path, path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+        if let path, !path.isEmpty, !FilePaths.staysInsideFolder(path) {
             warning(.waveformPathOutsideFolder, node.child("EventWaveformPath"),
                     "\(path) is \(path.hasPrefix("/") ? "absolute" : "outside the AHAP's folder"); "
                         + "an app bundle resolves the path relative to the AHAP, so it will not load there")

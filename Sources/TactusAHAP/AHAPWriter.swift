@@ -64,7 +64,7 @@ public struct AHAPWriter: Sendable {
 
         public var description: String {
             switch self {
-            case .invalidNumber(let location): return "non-finite or out-of-range number at \(location)"
+            case .invalidNumber(let location): return "a number that is not finite, or a time past \(JSONText.shortest(AHAPWriter.maxTime)) s, at \(location)"
             case .overlappingRegions(let a, let b): return "regions \(a) and \(b) overlap"
             case .invalidOption(let name): return "invalid option \(name)"
             }

@@ -36,6 +36,14 @@ extension FilePaths {
         return String(trimmingTrailingSlashes(String(trimmed[..<slash])))
     }
 
+    /// Whether a path read from a file (a haptic file's sound, a manifest's output) names
+    /// something inside the folder it is taken relative to: not empty, not absolute, and no
+    /// `..` component. Read from outside data, any other path could reach any file.
+    public static func staysInsideFolder(_ relativePath: String) -> Bool {
+        !relativePath.isEmpty && !relativePath.hasPrefix("/")
+            && !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    }
+
     /// A file name without its extension, as `NSString.deletingPathExtension` on a name:
     /// "soft.json" → "soft", "a.b.json" → "a.b", ".hidden" → ".hidden".
     public static func deletingExtension(_ name: String) -> String {

@@ -156,9 +156,9 @@ public struct FormatDiagnostic: Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `<severity>: <location>: <message>`
+    /// `<severity>: <location>: <message>`, or `<severity>: <message>` for the whole file.
     public var description: String {
-        "\(severity.rawValue): \(location.isEmpty ? "(file)" : location): \(message)"
+        location.isEmpty ? "\(severity.rawValue): \(message)" : "\(severity.rawValue): \(location): \(message)"
     }
 }
 

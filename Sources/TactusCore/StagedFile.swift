@@ -81,6 +81,16 @@ public struct StagedFile {
         log.record(destination.path)
     }
 
+    /// Throws when a folder holds the destination's name, which `commit` could not replace:
+    /// an output of several files checks each before it commits the first.
+    public func checkDestination() throws {
+        var status = stat()
+        if stat(destination.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            discard()
+            throw failure("a folder of that name is in the way")
+        }
+    }
+
     public func discard() {
         unlink(temporary.path)
     }

@@ -44,6 +44,17 @@ final class FaultsTests: RobustnessTestCase {
         XCTAssertEqual(try String(contentsOf: blocker, encoding: .utf8), "not a folder")
     }
 
+    /// A folder holding the AHAP's name: the conversion fails before it puts the paired audio
+    /// in place, so no sound is left behind without the haptics that play it.
+    func testAFolderInTheWayOfTheAHAPLeavesNoAudioBehind() throws {
+        let input = try clicks("hit.wav")
+        try FileManager.default.createDirectory(at: outputFolder.appendingPathComponent("hit.ahap"),
+                                                withIntermediateDirectories: true)
+        try assertOutputFailure(["-o", outputFolder.path], input: input,
+                                mentioning: "cannot write hit.ahap: a folder of that name is in the way")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outputFolder.path), ["hit.ahap"])
+    }
+
     /// 64 KB may be written per file (RLIMIT_FSIZE) while the WAV copy needs ~88 KB.
     func testFullDiskWhileCopyingTheAudioLeavesNothing() throws {
         try assertOutputFailure(["-o", outputFolder.path], input: clicks("hit.wav"), mentioning: "File too large",

@@ -107,6 +107,47 @@ final class HostileAHAPTests: XCTestCase {
         }
     }
 
+    /// `convert` carries an AHAP's sound over by copying it beside the outputs. The path comes
+    /// from the file: one outside the AHAP's folder is not followed, and a file that is not
+    /// audio is not copied (a warning each; the outputs play the haptics alone).
+    func testConvertCopiesOnlyASoundFromTheAHAPsFolder() throws {
+        try Data("not audio".utf8).write(to: folder.appendingPathComponent("notes.wav"))
+        let out = folder.appendingPathComponent("out")
+        for (path, reason) in [("../../../../etc/passwd", "../../../../etc/passwd is outside the file's folder"),
+                               ("/etc/passwd", "/etc/passwd is outside the file's folder"),
+                               ("notes.wav", "notes.wav was not copied")] {
+            let ahap = try write("audio.ahap", pattern: [audioEvent(path), event(0.1)])
+            let outcome = try CLIRunner.run(["convert", ahap.path, "-o", out.path], timeout: limit)
+            XCTAssertEqual(outcome.status, 0, "\(path): \(outcome)")
+            XCTAssertEqual(outcome.stderrLines.count, 1, outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("\(ahap.path): warning: its sound \(reason)"), outcome.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["audio.ahap"], path)
+            try FileManager.default.removeItem(at: out)
+        }
+        let ahap = try write("audio.ahap", pattern: [audioEvent("sound.wav"), event(0.1)])
+        XCTAssertEqual(try CLIRunner.run(["convert", ahap.path, "-o", out.path], timeout: limit).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["audio.ahap", "sound.wav"])
+    }
+
+    /// A time before 0 s or past 10⁸ s plays nowhere, and a translation would carry it into a
+    /// file its own format's readers refuse: `convert` refuses it in one line, writing nothing.
+    func testConvertRefusesTimesNoPatternPlays() throws {
+        let out = folder.appendingPathComponent("out")
+        for (name, pattern, reason) in [
+            ("negative.ahap", [event(-1), event(0.5, "HapticContinuous", extra: #", "EventDuration": 1"#)], "time -1.0 is negative"),
+            ("late.ahap", [event(1e15)], "time 1000000000000000.0 s is past 100000000 s"),
+            ("long.ahap", [event(0, "HapticContinuous", extra: #", "EventDuration": 1e300"#)], "duration 1e+300 s is past 100000000 s"),
+        ] {
+            let ahap = try write(name, pattern: pattern)
+            let outcome = try CLIRunner.run(["convert", ahap.path, "-o", out.path, "--format", "haptic"], timeout: limit)
+            XCTAssertEqual(outcome.status, 1, "\(name): \(outcome)")
+            XCTAssertEqual(outcome.stderrLines.count, 1, outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("\(ahap.path): is not a valid ahap file") && outcome.stderr.contains(reason),
+                          outcome.stderr)
+            XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [], [], name)
+        }
+    }
+
     func testTheInputItselfIsNotARegularFile() throws {
         let fifo = folder.appendingPathComponent("pattern.ahap")
         XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)
