@@ -7,7 +7,7 @@ struct Evaluate: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score a preset on annotated sounds (transient timing and envelope fidelity).",
         discussion: """
-        Finds every <name>.json annotation (with "file" and "onsets") under DIR, converts its audio with the preset, and prints precision/recall/F-measure of the transients at ±25/±50 ms per condition, timing errors, and how well the evaluated continuous intensity and sharpness follow the audio's loudness and brightness.
+        Finds every <name>.json annotation (with "file" and "onsets") under DIR, converts its audio with the preset, and prints precision/recall/F-measure of the transients at ±25/±50 ms per condition, timing errors, and how well the evaluated continuous intensity and sharpness follow the audio's loudness and brightness. A broken annotation, or one whose sound does not convert, gets a line of its own; the rest are scored, and the exit status is 1.
 
         Examples:
           tactus evaluate Corpus
@@ -25,16 +25,14 @@ struct Evaluate: ParsableCommand {
 
     func run() throws {
         let preset = try presetOptions.resolve()
-        let annotations = try GroundTruth.find(in: URL(fileURLWithPath: directory, isDirectory: true))
+        let (annotations, refused) = try GroundTruth.find(in: URL(fileURLWithPath: directory, isDirectory: true))
+        refused.forEach(report)
         guard !annotations.isEmpty else {
             report("\(directory): no annotations found (<name>.json with \"file\" and \"onsets\")")
             throw ExitCode(1)
         }
-        let evaluation: CorpusEvaluation
-        do { evaluation = try CorpusEvaluation.run(annotations, preset: preset) } catch {
-            report(error)
-            throw ExitCode(1)
-        }
+        let evaluation = CorpusEvaluation.run(annotations, preset: preset)
+        evaluation.failures.forEach(report)
         if verbose {
             for file in evaluation.files {
                 let s = OnsetScore(detected: file.detected, truth: file.truth.onsets, tolerance: 0.025)
@@ -49,5 +47,9 @@ struct Evaluate: ParsableCommand {
         }
         print("preset \(preset.name) (\(preset.hash))")
         print(evaluation.table(), terminator: "")
+        if !refused.isEmpty || !evaluation.failures.isEmpty {
+            report("\(refused.count + evaluation.failures.count) of \(refused.count + annotations.count) annotations not scored (above)")
+            throw ExitCode(1)
+        }
     }
 }

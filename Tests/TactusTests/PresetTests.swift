@@ -107,7 +107,7 @@ final class PresetTests: XCTestCase {
         let schema = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent("preset.schema.json")))
         let library = PresetLibrary(directories: [presetsFolder])
         XCTAssertGreaterThanOrEqual(library.names().count, 6)
-        let corpus = try GroundTruth.find(in: Corpus.root)
+        let corpus = try GroundTruth.find(in: Corpus.root).annotations
         for name in library.names() {
             let json = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent(name + ".json")))
             XCTAssertEqual(SchemaCheck.problems(json, schema: schema), [], name)

@@ -12,9 +12,12 @@ public struct CorpusEvaluation {
     }
 
     public var files: [FileResult] = []
+    /// The annotated sounds that did not convert, each naming its file and the reason.
+    public var failures: [Error] = []
 
-    /// Converts every annotated file with `preset` into a scratch folder and measures it.
-    public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) throws -> CorpusEvaluation {
+    /// Converts every annotated file with `preset` into a scratch folder and measures it; a
+    /// file that fails is recorded in `failures` and the rest are still scored.
+    public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) -> CorpusEvaluation {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tactus-evaluate-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -23,11 +26,15 @@ public struct CorpusEvaluation {
         var evaluation = CorpusEvaluation()
         for (i, truth) in annotations.enumerated() {
             let dir = scratch.appendingPathComponent("\(i)", isDirectory: true)
-            let result = try converter.convert(truth.audio, to: dir)
-            let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.outputs[0].url), baseDirectory: dir,
-                                                reference: ReferenceEnvelope.measure(truth.audio))
-            evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
-                                               fidelity: fidelity))
+            do {
+                let result = try converter.convert(truth.audio, to: dir)
+                let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.outputs[0].url), baseDirectory: dir,
+                                                    reference: ReferenceEnvelope.measure(truth.audio))
+                evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
+                                                   fidelity: fidelity))
+            } catch {
+                evaluation.failures.append(error)
+            }
         }
         return evaluation
     }

@@ -10,19 +10,57 @@ public struct GroundTruth {
     public let condition: String
     public let onsets: [Double]
 
-    /// Every annotation under `directory`, sorted by audio path.
-    public static func find(in directory: URL) throws -> [GroundTruth] {
+    /// Every annotation under `directory`, sorted by audio path, and every `.json` file there
+    /// that is a broken one, each with the reason (annotations are outside data: a set handed
+    /// over by someone else). A JSON object with neither `file` nor `onsets` is some other
+    /// file and is passed over, as are hidden files.
+    public static func find(in directory: URL) throws -> (annotations: [GroundTruth], refused: [FileError]) {
         var found: [GroundTruth] = []
-        for url in files(under: directory) where url.pathExtension == "json" {
-            guard let data = try? InputFile.contents(of: url, maxBytes: 16 << 20), let json = try? JSONReader.parse(data),
-                  let file = json["file"]?.string, case .array(let times)? = json["onsets"] else { continue }
-            let onsets = times.compactMap(\.number)
-            guard onsets.count == times.count else { continue }
-            found.append(GroundTruth(audio: url.deletingLastPathComponent().appendingPathComponent(file),
-                                     condition: json["condition"]?.string ?? "", onsets: onsets))
+        var refused: [FileError] = []
+        for url in files(under: directory) where url.pathExtension == "json" && !url.lastPathComponent.hasPrefix(".") {
+            do {
+                if let annotation = try read(url) { found.append(annotation) }
+            } catch let error as FileError {
+                refused.append(error)
+            }
         }
-        return found.sorted { $0.audio.path < $1.audio.path }
+        return (found.sorted { $0.audio.path < $1.audio.path }, refused)
     }
+
+    /// The annotation in `url`, or nil for a JSON object that is not one (no `file`, no `onsets`).
+    /// - Throws: `FileError` naming `url`: not JSON, not an object, or a `file` that is not a
+    ///   name inside the annotation's folder, `onsets` that are not finite times ≥ 0 s, a
+    ///   `condition` that is not a string.
+    static func read(_ url: URL) throws -> GroundTruth? {
+        func refuse(_ reason: String) -> FileError {
+            FileError(file: url.path, reason: reason, hint: #"an annotation is {"file": "hit.wav", "onsets": [0.1, …]}"#)
+        }
+        let json: JSONValue
+        do { json = try JSONReader.parse(try InputFile.contents(of: url, maxBytes: Self.maxBytes)) } catch {
+            throw refuse("is not an annotation: \((error as? FileError)?.reason ?? "\(error)")")
+        }
+        guard case .object = json else { throw refuse("is not an annotation: \(json.kindName), not an object") }
+        guard json["file"] != nil || json["onsets"] != nil else { return nil }
+        guard case .string(let file)? = json["file"], FilePaths.staysInsideFolder(file) else {
+            throw refuse(#""file" must name a sound in the annotation's folder"#)
+        }
+        guard case .array(let times)? = json["onsets"],
+              case let onsets = times.compactMap(\.number), onsets.count == times.count,
+              onsets.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw refuse(#""onsets" must be a list of times in seconds, each finite and ≥ 0"#)
+        }
+        let condition: String
+        switch json["condition"] {
+        case nil: condition = ""
+        case .string(let name)?: condition = name
+        case let other?: throw refuse(#""condition" must be a string, not "# + other.kindName)
+        }
+        return GroundTruth(audio: url.deletingLastPathComponent().appendingPathComponent(file),
+                           condition: condition, onsets: onsets)
+    }
+
+    /// Largest annotation read, bytes (a thousand onsets take 20 KB).
+    static let maxBytes = 16 << 20
 
     /// Every file under `directory`, at any depth, without following links to folders
     /// (as `FileManager.enumerator(at:)` walks); an unreadable folder is skipped.
