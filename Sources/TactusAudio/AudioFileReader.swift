@@ -57,7 +57,12 @@ public final class AudioFileReader {
         }
         var info = SF_INFO()
         guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
-            let message = String(cString: sf_strerror(nil))
+            var message = String(cString: sf_strerror(nil))
+            // The file is a regular one with data here; libsndfile says otherwise of a stream
+            // it cannot start reading (an MP3 cut after a few hundred bytes).
+            if message.hasPrefix("File does not exist or is not a regular file") {
+                message = "too short or damaged to start reading"
+            }
             close(descriptor)
             throw AudioError(.notAudio, "is not audio libsndfile can read: \(message)",
                              hint: "supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more")

@@ -31,6 +31,19 @@ final class RobustnessRefusalTests: RobustnessTestCase {
         try assertRefused(write(RawAudioBytes.randomBytes(20_000, seed: 9), to: "noise.mp3"), because: "is not audio")
     }
 
+    /// An MP3 cut after its first few hundred bytes: libsndfile's own words for it ("File does
+    /// not exist or is not a regular file (possibly a pipe?)") would send the user looking for
+    /// the wrong fault. (libmpg123 may print a note of its own on standard error before it.)
+    func testMP3CutAfterItsFirstBytesIsCalledDamaged() throws {
+        let whole = try write(Signals.sine(hz: 440, seconds: 1, sampleRate: 44_100), to: "whole.mp3", format: .mp3)
+        let cut = try write(Data(contentsOf: whole).prefix(500), to: "cut.mp3")
+        let outcome = try convert(cut, file: #filePath, line: #line)
+        XCTAssertEqual(outcome.status, 1, "\(outcome)")
+        XCTAssertEqual(outcome.stderrLines.last,
+                       "tactus: \(cut.path): is not audio libsndfile can read: too short or damaged to start reading "
+                           + "(supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more)")
+    }
+
     func testHeaderCutAfterTwentyBytesIsRefused() throws {
         var wav = RawAudioBytes.WAV()
         wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 440, seconds: 0.1, sampleRate: 44_100))
