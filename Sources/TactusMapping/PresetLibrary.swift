@@ -118,7 +118,8 @@ public struct PresetLibrary {
         }
     }
 
-    /// Loads a preset and its ancestors, root first; refuses cycles and missing parents.
+    /// Loads a preset and its ancestors, root first; refuses cycles and missing parents. An
+    /// ancestor that cannot be read is reported against the preset that extends it.
     public func chain(_ reference: String) throws -> [PresetFile] {
         var files: [PresetFile] = []
         var seen: [String] = []
@@ -133,7 +134,11 @@ public struct PresetLibrary {
                                       .joined(separator: " → "))
             }
             seen.append(source)
-            let file = try PresetFile.parse(try contents(of: location), source: source)
+            let file: PresetFile
+            do { file = try PresetFile.parse(try contents(of: location), source: source) } catch let error as PresetError {
+                guard let referrer = seen.dropLast().last else { throw error }
+                throw PresetError(file: FilePaths.lastComponent(referrer), "extends \"\(ref)\", which \(error.message)")
+            }
             files.insert(file, at: 0)
             let folder: URL? = if case .file(let url) = location { url.deletingLastPathComponent() } else { nil }
             next = file.extends.map { ($0, folder) }

@@ -93,6 +93,10 @@ final class PresetTests: XCTestCase {
         assertError("twice", [], "twice.json: peaks.delta is given twice")
         try write("broken.json", #"{"schemaVersion": 1, "peaks": {"delta": 1,}}"#)
         XCTAssertThrowsError(try resolve("broken")) { XCTAssertTrue("\($0)".hasPrefix("broken.json: is not valid JSON (invalid JSON at line 1")) }
+        try write("child.json", #"{"schemaVersion": 1, "extends": "broken"}"#)  // named: the file a user opened
+        XCTAssertThrowsError(try resolve("child")) {
+            XCTAssertTrue("\($0)".hasPrefix("child.json: extends \"broken\", which is not valid JSON (invalid JSON at line 1"), "\($0)")
+        }
         assertError("default", ["peaks.delta=-3"], "--set: peaks.delta = -3 is outside 0…100")
         assertError("default", ["peak.delta=3"], "--set: unknown section \"peak\" (did you mean \"peaks\"?)")
         assertError("missing", [], "missing: no preset with this name (see `tactus presets list`)")
