@@ -56,8 +56,16 @@ public struct PresetProvenance: Equatable {
     }
 
     /// Resolves the same preset again and checks it still gives the recorded values.
+    /// - Throws: `FileError` naming the AHAP when what it records no longer resolves or gives
+    ///   other values.
     public func resolve(in library: PresetLibrary, ahap: URL) throws -> ResolvedPreset {
-        let preset = try library.resolve(presetName, overrides: overrides)
+        let preset: ResolvedPreset
+        do { preset = try library.resolve(presetName, overrides: overrides) } catch let error as PresetError {
+            // The recorded overrides are this file's, not a --set of this run.
+            let origin = error.file == PresetFile.overrideSource ? Self.keys.overrides : error.file
+            throw FileError(file: ahap.path, reason: "records preset \"\(presetName)\", which does not resolve: \(origin): \(error.message)",
+                            hint: "choose a preset with --preset")
+        }
         guard preset.hash == presetHash else {
             throw FileError(file: ahap.path,
                                   reason: "preset \"\(presetName)\" has changed since this AHAP was made "

@@ -140,6 +140,15 @@ final class PresetTests: XCTestCase {
         XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)) {
             XCTAssertTrue("\($0)".contains("has changed since this AHAP was made"), "\($0)")
         }
+        // Overrides recorded in the file that no longer resolve are the file's, not a --set.
+        let ahap = result.output(AHAPFormat.id)!
+        let edited = try String(contentsOf: ahap, encoding: .utf8)
+            .replacingOccurrences(of: #""ToolVersion""#, with: #""PresetOverrides": "peaks.delta=-3", "ToolVersion""#)
+        try Data(edited.utf8).write(to: ahap)
+        XCTAssertThrowsError(try PresetProvenance.read(from: ahap).resolve(in: library, ahap: ahap)) {
+            XCTAssertEqual("\($0)", "\(ahap.path): records preset \"mine\", which does not resolve: PresetOverrides: "
+                               + "peaks.delta = -3 is outside 0…100 (choose a preset with --preset)")
+        }
     }
 }
 
