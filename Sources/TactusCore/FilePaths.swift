@@ -27,7 +27,8 @@ extension FilePaths {
     }
 
     /// The path without its last component, as `NSString.deletingLastPathComponent`:
-    /// "a/b/c" → "a/b", "a" → "", "/a" → "/", "/" → "/".
+    /// "a/b/c" → "a/b", "a" → "", "/a" → "/", "/" → "/". Both "" and "/" are their own
+    /// result, so a loop that walks up a path must stop at either.
     public static func deletingLastComponent(_ path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)
         if trimmed == "/" { return "/" }
