@@ -37,6 +37,16 @@ extension FilePaths {
         return String(trimmingTrailingSlashes(String(trimmed[..<slash])))
     }
 
+    /// True for a path that names something below whatever folder it is appended to, judged
+    /// by its text alone: not empty, not absolute, and every `/`-separated component a name
+    /// (not empty, not `.` or `..`, no NUL). "a/b.ahap" passes; "", "/a", "a//b", "./a",
+    /// "a/../b" and "../a" do not. For paths read from files a user or a tool may have edited.
+    public static func isPlainRelative(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0")
+        }
+    }
+
     /// A file name without its extension, as `NSString.deletingPathExtension` on a name:
     /// "soft.json" → "soft", "a.b.json" → "a.b", ".hidden" → ".hidden".
     public static func deletingExtension(_ name: String) -> String {

@@ -11,7 +11,7 @@ struct Batch: ParsableCommand {
 
         Per-folder presets: a tactus.json in any folder sets the preset and overrides for its subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by value; --preset/--set (or --preset-from) act as a tactus.json above IN_DIR, so they apply wherever no tactus.json says otherwise.
 
-        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune.
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
 
         Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second Ctrl-C abandons them at once. No partial output is ever left under a real name.
 

@@ -7,6 +7,40 @@ import XCTest
 /// Paths a batch takes from outside, the `--report` path and the outputs a manifest lists,
 /// never make it replace or delete a file that is not its own to replace or delete.
 final class BatchUntrustedPathTests: XCTestCase {
+    /// An output a manifest lists that is not a plain path inside the output folder (`..`,
+    /// absolute, empty, `.`) makes the whole manifest unusable: one warning naming it and the
+    /// path, exit 0, nothing outside the folder deleted, every output rebuilt and a manifest of
+    /// this run written. An absolute one used to hang `--prune` at full CPU.
+    func testAManifestListingAPathOutsideTheOutputFolderPrunesNothing() throws {
+        let fixture = BatchFixture()
+        defer { fixture.remove() }
+        try fixture.sound("a.wav")
+        let victim = fixture.root.appendingPathComponent("victim.txt")
+        try Data("not the batch's".utf8).write(to: victim)
+        XCTAssertEqual(try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--quiet"], timeout: 60).status, 0)
+        let manifestURL = fixture.output.appendingPathComponent(BatchManifest.fileName)
+        let manifest = try Data(contentsOf: manifestURL)
+        var entry = try XCTUnwrap(try BatchManifest(JSONReader.parse(manifest)).files["a.wav"])
+
+        for stray in ["../victim.txt", victim.path, "/x/y.ahap", "", "./a.ahap", "sub/../../victim.txt"] {
+            entry.outputs = [stray]
+            var hostile = try BatchManifest(JSONReader.parse(manifest))
+            hostile.files["gone.wav"] = entry
+            try hostile.encoded().write(to: manifestURL)
+
+            let outcome = try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--prune", "--quiet"],
+                                            timeout: 60)
+            XCTAssertFalse(outcome.timedOut, stray)
+            XCTAssertEqual(outcome.status, 0, "\(stray): \(outcome)")
+            XCTAssertEqual(outcome.stderrLines, [
+                "tactus: \(manifestURL.path): lists \(JSONText.quote(stray)) as an output of \"gone.wav\", which is not a "
+                    + "file inside the output folder; rebuilding every output, pruning nothing",
+            ], stray)
+            XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "not the batch's", stray)
+            XCTAssertEqual(try Data(contentsOf: manifestURL), manifest, "\(stray): rebuilt, and recorded as before")
+        }
+    }
+
     /// Pruning removes the folders a file leaves empty, never the root, and ends whatever
     /// the path's text: "/x/y.ahap" walked up to "/", its own parent, forever.
     func testRemovingOutputsEndsAndKeepsTheRootWhateverThePath() throws {

@@ -18,6 +18,8 @@ enum OutputTree {
 
     /// Deletes files given relative to `root`, then every folder this leaves empty (never
     /// `root` itself), so a pruned tree looks as if the source had never been there.
+    /// - Parameter relativePaths: plain relative paths (`FilePaths.isPlainRelative`), as
+    ///   `BatchManifest` guarantees for the outputs it lists.
     static func remove(_ relativePaths: [String], under root: URL) {
         var folders = Set<String>()
         for path in relativePaths {
