@@ -17,7 +17,7 @@ struct Batch: ParsableCommand {
 
         Examples:
           tactus batch sfx -o out
-          tactus batch sfx -o out --preset impacts --jobs 2 --report out/report.json
+          tactus batch sfx -o out --preset impacts --jobs 2 --report report.json
           tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
           tactus batch sfx -o out --preview            # then open out/index.html
         """)
@@ -34,7 +34,9 @@ struct Batch: ParsableCommand {
     @Option(help: "Files converted at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON report with one entry per file.", valueName: "REPORT.json"))
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Write a JSON report with one entry per file. Refused before any work if it lies inside OUT_DIR (the batch writes and prunes every file there) or is a source.",
+        valueName: "REPORT.json"))
     var reportPath: String?
 
     @Flag(help: "Rebuild every output, even those up to date.")
@@ -73,7 +75,10 @@ struct Batch: ParsableCommand {
         options.formats = try formatOptions.resolve()
         if preview { options.steps = [PreviewStep()] }
         let plan: BatchPlan
-        do { plan = try BatchPlan(options) } catch let error as BatchUsageError {
+        do {
+            plan = try BatchPlan(options)
+            if let reportPath { try BatchReport.checkDestination(reportPath, of: plan) }
+        } catch let error as BatchUsageError {
             report(error)
             throw ExitCode(64)
         }
