@@ -163,11 +163,11 @@ public struct Converter {
                                              message: "its sound \(reason); the outputs play haptics only"))
         }
         // The paired sound: referenced where it is when the outputs sit beside the input,
-        // else copied beside them (never replacing a different file of that name). A sound
-        // named outside the input's folder is not followed: the name comes from the file.
+        // else copied beside them (never replacing a different file of that name). The name
+        // comes from the file: only a plain path below the input's folder is followed.
         var pairedAudio = imported.pairedAudio
-        if let audio = pairedAudio, !FilePaths.staysInsideFolder(audio.fileName) {
-            dropSound("\(audio.fileName) is outside the file's folder")
+        if let audio = pairedAudio, !FilePaths.isPlainRelative(audio.fileName) {
+            dropSound("\(audio.fileName) is not a plain path inside the file's folder")
             pairedAudio = nil
         }
         var audioCopy: (source: URL, staged: StagedFile)?

@@ -314,7 +314,7 @@ private struct Checker {
             error(.missingWaveformPath, node.child("EventWaveformPath"), "AudioCustom events need an EventWaveformPath")
         }
         let path = read(node, "EventWaveformPath", required: false) { try $0.string() }
-        if let path, !path.isEmpty, !FilePaths.staysInsideFolder(path) {
+        if let path, path.hasPrefix("/") || path.split(separator: "/").contains("..") {
             warning(.waveformPathOutsideFolder, node.child("EventWaveformPath"),
                     "\(path) is \(path.hasPrefix("/") ? "absolute" : "outside the AHAP's folder"); "
                         + "an app bundle resolves the path relative to the AHAP, so it will not load there")

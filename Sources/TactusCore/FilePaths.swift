@@ -1,7 +1,8 @@
 /// Path arithmetic on plain strings, for hot paths that handle many files (Foundation's URL
 /// and NSString versions are slow on Linux).
 public enum FilePaths {
-    /// The folder part of an absolute, standardized path ("/" for a file at the root).
+    /// The folder part of a path, taken literally: what precedes its last "/" ("/" for a
+    /// file at the root, "." for a bare name). `..` and links are left for the kernel.
     public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -27,7 +28,8 @@ extension FilePaths {
     }
 
     /// The path without its last component, as `NSString.deletingLastPathComponent`:
-    /// "a/b/c" → "a/b", "a" → "", "/a" → "/", "/" → "/".
+    /// "a/b/c" → "a/b", "a" → "", "/a" → "/", "/" → "/". Both "" and "/" are their own
+    /// result, so a loop that walks up a path must stop at either.
     public static func deletingLastComponent(_ path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)
         if trimmed == "/" { return "/" }
@@ -36,12 +38,14 @@ extension FilePaths {
         return String(trimmingTrailingSlashes(String(trimmed[..<slash])))
     }
 
-    /// Whether a path read from a file (a haptic file's sound, a manifest's output) names
-    /// something inside the folder it is taken relative to: not empty, not absolute, and no
-    /// `..` component. Read from outside data, any other path could reach any file.
-    public static func staysInsideFolder(_ relativePath: String) -> Bool {
-        !relativePath.isEmpty && !relativePath.hasPrefix("/")
-            && !relativePath.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    /// True for a path that names something below whatever folder it is appended to, judged
+    /// by its text alone: not empty, not absolute, and every `/`-separated component a name
+    /// (not empty, not `.` or `..`, no NUL). "a/b.ahap" passes; "", "/a", "a//b", "./a",
+    /// "a/../b" and "../a" do not. For paths read from files a user or a tool may have edited.
+    public static func isPlainRelative(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0")
+        }
     }
 
     /// A file name without its extension, as `NSString.deletingPathExtension` on a name:

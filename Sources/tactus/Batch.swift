@@ -11,13 +11,13 @@ struct Batch: ParsableCommand {
 
         Per-folder presets: a tactus.json in any folder sets the preset and overrides for its subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by value; --preset/--set (or --preset-from) act as a tactus.json above IN_DIR, so they apply wherever no tactus.json says otherwise.
 
-        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune.
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
 
         Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second Ctrl-C abandons them at once. No partial output is ever left under a real name.
 
         Examples:
           tactus batch sfx -o out
-          tactus batch sfx -o out --preset impacts --jobs 2 --report out/report.json
+          tactus batch sfx -o out --preset impacts --jobs 2 --report report.json
           tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
           tactus batch sfx -o out --preview            # then open out/index.html
         """)
@@ -34,7 +34,9 @@ struct Batch: ParsableCommand {
     @Option(help: "Files converted at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write a JSON report with one entry per file.", valueName: "REPORT.json"))
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Write a JSON report with one entry per file. Refused before any work if it lies inside OUT_DIR (the batch writes and prunes every file there) or is a source.",
+        valueName: "REPORT.json"))
     var reportPath: String?
 
     @Flag(help: "Rebuild every output, even those up to date.")
@@ -73,7 +75,10 @@ struct Batch: ParsableCommand {
         options.formats = try formatOptions.resolve()
         if preview { options.steps = [PreviewStep()] }
         let plan: BatchPlan
-        do { plan = try BatchPlan(options) } catch let error as BatchUsageError {
+        do {
+            plan = try BatchPlan(options)
+            if let reportPath { try BatchReport.checkDestination(reportPath, of: plan) }
+        } catch let error as BatchUsageError {
             report(error)
             throw ExitCode(64)
         }

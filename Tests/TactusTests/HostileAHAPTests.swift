@@ -108,13 +108,13 @@ final class HostileAHAPTests: XCTestCase {
     }
 
     /// `convert` carries an AHAP's sound over by copying it beside the outputs. The path comes
-    /// from the file: one outside the AHAP's folder is not followed, and a file that is not
-    /// audio is not copied (a warning each; the outputs play the haptics alone).
+    /// from the file: only a plain path below the AHAP's folder is followed, and a file that is
+    /// not audio is not copied (a warning each; the outputs play the haptics alone).
     func testConvertCopiesOnlyASoundFromTheAHAPsFolder() throws {
         try Data("not audio".utf8).write(to: folder.appendingPathComponent("notes.wav"))
         let out = folder.appendingPathComponent("out")
-        for (path, reason) in [("../../../../etc/passwd", "../../../../etc/passwd is outside the file's folder"),
-                               ("/etc/passwd", "/etc/passwd is outside the file's folder"),
+        for (path, reason) in [("../../../../etc/passwd", "../../../../etc/passwd is not a plain path inside the file's folder"),
+                               ("/etc/passwd", "/etc/passwd is not a plain path inside the file's folder"),
                                ("notes.wav", "notes.wav was not copied")] {
             let ahap = try write("audio.ahap", pattern: [audioEvent(path), event(0.1)])
             let outcome = try CLIRunner.run(["convert", ahap.path, "-o", out.path], timeout: limit)

@@ -12,8 +12,8 @@ import TactusCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
-    if let json = try? JSONReader.parse(data), let manifest = BatchManifest(json) {
-        guard let again = try? JSONReader.parse(manifest.encoded()), let reread = BatchManifest(again) else {
+    if let json = try? JSONReader.parse(data), let manifest = try? BatchManifest(json) {
+        guard let again = try? JSONReader.parse(manifest.encoded()), let reread = try? BatchManifest(again) else {
             preconditionFailure("a manifest we wrote does not read back")
         }
         precondition(reread == manifest, "a manifest changed on its way through the writer")

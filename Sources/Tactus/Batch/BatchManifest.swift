@@ -33,22 +33,37 @@ public struct BatchManifest: Equatable, Sendable {
         self.files = files
     }
 
-    /// Reads the manifest in `folder`. A missing one is empty; an unreadable or foreign one
-    /// is empty too (so everything is rebuilt) and comes back as a warning to report.
+    /// Why a manifest cannot be used, as a clause for the warning that names it.
+    public struct Unusable: Error {
+        public let reason: String
+    }
+
+    /// Reads the manifest in `folder`. A missing one is empty. One that is unreadable, from
+    /// another version or names a path outside its folder is empty too, so everything is
+    /// rebuilt and nothing it lists is pruned, and comes back as a warning to report.
     public static func load(from folder: URL) -> (BatchManifest, warning: String?) {
         let url = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return (BatchManifest(), nil) }
-        guard let data = try? InputFile.contents(of: url, maxBytes: 1 << 30), let json = try? JSONReader.parse(data),
-              let manifest = BatchManifest(json) else {
-            return (BatchManifest(), "cannot be read or is from another version; rebuilding every output")
+        let consequence = "; rebuilding every output, pruning nothing"
+        guard let data = try? InputFile.contents(of: url, maxBytes: 1 << 30), let json = try? JSONReader.parse(data) else {
+            return (BatchManifest(), Self.foreign + consequence)
         }
-        return (manifest, nil)
+        do throws(Unusable) { return (try BatchManifest(json), nil) } catch {
+            return (BatchManifest(), error.reason + consequence)
+        }
     }
 
-    /// The manifest a JSON value holds, or nil if it is not one of this schema.
-    public init?(_ json: JSONValue) {
+    private static let foreign = "cannot be read or is from another version"
+
+    /// The manifest a JSON value holds.
+    ///
+    /// The file is outside data (a user or a tool may have edited it), and `--prune` deletes
+    /// the outputs it lists: every source and output path must be `FilePaths.isPlainRelative`,
+    /// so that it names a file inside its folder (no `..`, `.`, empty or absolute path).
+    /// - Throws: `Unusable` when it is not one of this schema, or names a path that is not plain.
+    public init(_ json: JSONValue) throws(Unusable) {
         guard json["schemaVersion"]?.number == Double(Self.currentSchema), case .object(let members)? = json["files"] else {
-            return nil
+            throw Unusable(reason: Self.foreign)
         }
         for (source, value) in members {
             guard let contentHash = value["contentHash"]?.string, let preset = value["preset"]?.string,
@@ -56,7 +71,14 @@ public struct BatchManifest: Equatable, Sendable {
                   let steps = value["steps"]?.stringArray, let outputs = value["outputs"]?.stringArray,
                   let transients = value["transients"]?.number, let duration = value["durationSeconds"]?.number,
                   transients >= 0, transients <= Double(Int32.max), transients == transients.rounded(),
-                  duration.isFinite, duration >= 0 else { return nil }
+                  duration.isFinite, duration >= 0 else { throw Unusable(reason: Self.foreign) }
+            guard FilePaths.isPlainRelative(source) else {
+                throw Unusable(reason: "names the source \(JSONText.quote(source)), which is not a path inside the input folder")
+            }
+            if let stray = outputs.first(where: { !FilePaths.isPlainRelative($0) }) {
+                throw Unusable(reason: "lists \(JSONText.quote(stray)) as an output of \(JSONText.quote(source)), "
+                               + "which is not a file inside the output folder")
+            }
             files[source] = Entry(contentHash: contentHash, preset: preset, presetHash: presetHash, toolVersion: toolVersion,
                                   steps: steps, outputs: outputs, transients: Int(transients), durationSeconds: duration)
         }

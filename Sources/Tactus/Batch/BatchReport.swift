@@ -87,7 +87,46 @@ public struct BatchReport {
         return Data(json.prettyText().utf8)
     }
 
+    /// Refuses, before the batch converts anything, a report path that would take the place
+    /// of one of the batch's own files:
+    /// - anything inside the output folder, at any depth. Every file there is the batch's to
+    ///   write, rebuild and prune (outputs, paired sounds, previews, the gallery, the manifest,
+    ///   and whatever a later run adds), so a report there would replace one of them (an AHAP
+    ///   the manifest still calls up to date, the manifest itself) or be replaced by one.
+    ///   One rule for the whole folder, rather than a list of the names this run writes, so a
+    ///   later run, a new format or a preview cannot make an allowed path collide.
+    /// - a source of this batch (or a link to one): sources are never modified.
+    ///
+    /// Judged by identity (device and inode) of the report's folder and each folder above it,
+    /// and of the file itself, so symbolic links, `..` and letter case disguise neither.
+    /// - Throws: `BatchUsageError` naming `path` and the reason; also when the report's folder
+    ///   does not exist (it is not created), rather than after the whole run.
+    public static func checkDestination(_ path: String, of plan: BatchPlan) throws(BatchUsageError) {
+        // The folder as the kernel reaches it: `..` after a link leads out of the link's target.
+        let folder = FilePaths.parent(of: path)
+        guard let resolved = realpath(folder, nil) else {
+            throw BatchUsageError(message: "\(path): the report's folder cannot be used: \(String(cString: strerror(errno)))")
+        }
+        var ancestor = String(cString: resolved)
+        free(resolved)
+        let outputFolder = FileID(path: plan.outputRoot.path)
+        while true {  // up a resolved absolute path, to "/", its own parent
+            if outputFolder != nil, FileID(path: ancestor) == outputFolder {
+                throw BatchUsageError(message: "\(path): --report is inside the output folder \(plan.options.output), "
+                                      + "whose files the batch writes and prunes (write the report outside it)")
+            }
+            let parent = FilePaths.parent(of: ancestor)
+            if parent == ancestor { break }
+            ancestor = parent
+        }
+        if let file = FileID(path: path), plan.protectedPaths.contains(where: { FileID(path: $0) == file }) {
+            throw BatchUsageError(message: "\(path): --report names a source of this batch, which is never replaced "
+                                  + "(write the report elsewhere)")
+        }
+    }
+
     /// Writes the report atomically (a temporary file renamed into place), recorded in `log`.
+    /// Check the path with `checkDestination` before the run.
     public func write(to url: URL, log: CommittedFiles) throws {
         let output = StagedFile(url.standardizedFileURL)
         try output.write(encoded())

@@ -18,14 +18,18 @@ enum OutputTree {
 
     /// Deletes files given relative to `root`, then every folder this leaves empty (never
     /// `root` itself), so a pruned tree looks as if the source had never been there.
+    /// - Parameter relativePaths: plain relative paths (`FilePaths.isPlainRelative`), as
+    ///   `BatchManifest` guarantees for the outputs it lists.
     static func remove(_ relativePaths: [String], under root: URL) {
         var folders = Set<String>()
         for path in relativePaths {
             unlink(root.appendingPathComponent(path).path)
-            var folder = FilePaths.deletingLastComponent(path)
-            while !folder.isEmpty {
+            // Each folder on the way to the file, as appending the path to `root` reaches it
+            // ("a/b/c.ahap": "a", "a/b"): one step per component, so it ends whatever the text.
+            var folder = ""
+            for name in path.split(separator: "/").dropLast() {
+                folder = folder.isEmpty ? String(name) : folder + "/" + name
                 folders.insert(folder)
-                folder = FilePaths.deletingLastComponent(folder)
             }
         }
         // Deepest first, so a parent is tried after its children; rmdir only removes empty folders.

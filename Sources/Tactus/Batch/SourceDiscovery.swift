@@ -131,7 +131,8 @@ public struct SourceDiscovery {
     }
 }
 
-/// A file's identity (device and inode), to recognise a folder reached again through a link.
+/// A file's or folder's identity (device and inode): the same whichever path reaches it,
+/// through links or `..`, so a folder reached again through a link is recognised.
 struct FileID: Equatable {
     let device: UInt64
     let inode: UInt64

@@ -41,7 +41,7 @@ public struct GroundTruth {
         }
         guard case .object = json else { throw refuse("is not an annotation: \(json.kindName), not an object") }
         guard json["file"] != nil || json["onsets"] != nil else { return nil }
-        guard case .string(let file)? = json["file"], FilePaths.staysInsideFolder(file) else {
+        guard case .string(let file)? = json["file"], FilePaths.isPlainRelative(file) else {
             throw refuse(#""file" must name a sound in the annotation's folder"#)
         }
         guard case .array(let times)? = json["onsets"],
