@@ -44,6 +44,28 @@ final class RobustnessRefusalTests: RobustnessTestCase {
                            + "(supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more)")
     }
 
+    /// A pattern a designer made by hand beside the sound, under the name `convert` would write,
+    /// is theirs: refused, left as it was, nothing written. Tactus's own output at that name is
+    /// replaced on the next run, as is a translation it made.
+    func testAHandMadePatternAtTheOutputsNameIsNotReplaced() throws {
+        let sound = try write(Signals.clicks(at: [0.1, 0.4], seconds: 0.6, sampleRate: 44_100), to: "boom.wav")
+        let handMade = Data(#"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0.2, "EventType": "HapticTransient", "EventParameters": []}}]}"#.utf8)
+        let pattern = try write(handMade, to: "boom.ahap")
+        let refused = try CLIRunner.run(["convert", sound.path], in: folder)
+        XCTAssertEqual(refused.status, 1, "\(refused)")
+        assertErrorLine(refused, names: sound.path, mentioning: "would replace boom.ahap, which Tactus did not make")
+        XCTAssertEqual(try Data(contentsOf: pattern), handMade)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["boom.ahap", "boom.wav"])
+
+        try FileManager.default.removeItem(at: pattern)
+        for _ in 0..<2 { XCTAssertEqual(try CLIRunner.run(["convert", sound.path], in: folder).status, 0) }
+        let translated = outputFolder.appendingPathComponent("boom.haptic")
+        for _ in 0..<2 {
+            XCTAssertEqual(try CLIRunner.run(["convert", pattern.path, "-o", outputFolder.path, "--format", "haptic"]).status, 0)
+            XCTAssertEqual(try CLIRunner.run(["convert", translated.path, "-o", outputFolder.path, "--format", "ahap"]).status, 0)
+        }
+    }
+
     func testHeaderCutAfterTwentyBytesIsRefused() throws {
         var wav = RawAudioBytes.WAV()
         wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 440, seconds: 0.1, sampleRate: 44_100))
