@@ -56,17 +56,26 @@ public struct PlaybackComparison: Equatable, Sendable {
         referenceTransients = reference.transients.count
         candidateTransients = candidate.transients.count
         (pairedTransients, worstTimeError, worstIntensityError, worstSharpnessError) = (0, 0, 0, 0)
-        // Both lists sorted by time: each reference transient looks only at the candidates
-        // within the window (a binary search away), so big patterns pair in n log n.
+        // Both lists sorted by time. The nearest unpaired candidate is the first unpaired one
+        // at or after the transient's time or the last before it (the earliest of its equals,
+        // as the lower index wins a tie), each found past the paired ones in near-constant
+        // time: transients crowded into one window pair in n log n, not n².
         let candidates = candidate.transients.sorted { $0.time < $1.time }
-        var used = [Bool](repeating: false, count: candidates.count)
+        var unpaired = UnusedIndices(count: candidates.count)
         for transient in reference.transients.sorted(by: { $0.time < $1.time }) {
-            let first = candidates.partitioningIndex { $0.time >= transient.time - Self.matchWindow }
-            let end = candidates.partitioningIndex { $0.time > transient.time + Self.matchWindow }
-            let nearest = (first..<end).filter { !used[$0] }
-                .min { abs(candidates[$0].time - transient.time) < abs(candidates[$1].time - transient.time) }
+            let t = transient.time
+            let first = candidates.partitioningIndex { $0.time >= t - Self.matchWindow }
+            let end = candidates.partitioningIndex { $0.time > t + Self.matchWindow }
+            let at = candidates.partitioningIndex { $0.time >= t }
+            var nearest = unpaired.first(atOrAfter: at).flatMap { $0 < end ? $0 : nil }
+            if let before = unpaired.last(before: at), before >= first {
+                let earliest = unpaired.first(atOrAfter: candidates.partitioningIndex { $0.time >= candidates[before].time })!
+                if nearest.map({ abs(candidates[earliest].time - t) <= abs(candidates[$0].time - t) }) ?? true {
+                    nearest = earliest
+                }
+            }
             guard let nearest else { continue }
-            used[nearest] = true
+            unpaired.use(nearest)
             let match = candidates[nearest]
             pairedTransients += 1
             worstTimeError = max(worstTimeError, abs(match.time - transient.time))
@@ -98,6 +107,42 @@ public struct PlaybackComparison: Equatable, Sendable {
         envelopeStep = step
         envelopeRMS = samples > 0 ? (squares / Double(samples)).squareRoot() : 0
         envelopeWorst = worst
+    }
+
+    /// Indices `0..<count`, each taken once: the first untaken one at or after an index and the
+    /// last before one, in near-constant amortised time (each taken index points past itself,
+    /// and the pointers are shortened as they are followed).
+    struct UnusedIndices {
+        /// `after[i]`: an index ≥ i no smaller than the first untaken one (`count`: none).
+        private var after: [Int]
+        /// `before[i]`: one more than an index < i no larger than the last untaken one (0: none).
+        private var before: [Int]
+
+        init(count: Int) {
+            after = Array(0...count)
+            before = Array(0...count)
+        }
+
+        mutating func first(atOrAfter index: Int) -> Int? {
+            var root = index
+            while after[root] != root { root = after[root] }
+            var i = index
+            while after[i] != root { (i, after[i]) = (after[i], root) }
+            return root < after.count - 1 ? root : nil
+        }
+
+        mutating func last(before index: Int) -> Int? {
+            var root = index
+            while before[root] != root { root = before[root] }
+            var i = index
+            while before[i] != root { (i, before[i]) = (before[i], root) }
+            return root > 0 ? root - 1 : nil
+        }
+
+        mutating func use(_ index: Int) {
+            after[index] = index + 1
+            before[index + 1] = index
+        }
     }
 
     /// `spans` merged where they overlap or touch, in time order.
