@@ -113,7 +113,7 @@ public struct Converter {
                                           enabled: output.flag(OutputSettings.pairAudio))
         try Self.refuseToOverwriteInputs(hapticURLs + [pairing.destination].compactMap { $0 }, in: folder, input: input,
                                          inputPath: inputPath, protectedPaths: protectedPaths)
-        try Self.refuseToReplaceForeignHaptics(hapticURLs, input: input)
+        try refuseToReplaceForeignHaptics(hapticURLs, input: input)
 
         let audioOutput = pairing.destination.map(StagedFile.init)
         defer { audioOutput?.discard() }
@@ -158,7 +158,7 @@ public struct Converter {
         let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
         try Self.refuseToOverwriteInputs(hapticURLs, in: folder, input: input, inputPath: inputPath,
                                          protectedPaths: protectedPaths)
-        try Self.refuseToReplaceForeignHaptics(hapticURLs, input: input)
+        try refuseToReplaceForeignHaptics(hapticURLs, input: input)
         var warnings = imported.warnings
         func dropSound(_ reason: String) {
             warnings.append(FormatDiagnostic(severity: .warning, kind: "audioNotCarried", location: "",
@@ -196,8 +196,7 @@ public struct Converter {
                 audioCopy = nil
             }
         }
-        let metadata = imported.metadata + [MetadataEntry(key: "TranslatedFrom", value: input.lastPathComponent),
-                                            MetadataEntry(key: "TranslatedBy", value: "Tactus \(TactusVersion.current)")]
+        let metadata = imported.metadata + PresetProvenance.translation(of: input.lastPathComponent)
         let outputs = try write(imported.track, context: HapticWriteContext(pairedAudio: pairedAudio, metadata: metadata),
                                 to: hapticURLs) {
             if let copy = audioCopy {
@@ -272,25 +271,22 @@ public struct Converter {
 
     /// Refuses to replace a file at a haptic output's name that Tactus did not make: a pattern
     /// a designer wrote by hand beside the sound (`boom.ahap` next to `boom.wav`) is theirs.
-    /// Every writer puts the metadata first, and what Tactus makes or translates names it
-    /// there (`provenanceMarks`); a folder or an unreadable file at that name is left to the
-    /// write to report.
-    private static func refuseToReplaceForeignHaptics(_ targets: [URL], input: URL) throws {
-        for target in targets {
-            guard let head = try? InputFile.head(of: target, count: Self.provenanceReach) else { continue }
-            let text = String(decoding: head, as: UTF8.self)
-            if !Self.provenanceMarks.contains(where: { text.contains($0) }) {
+    /// The file's own metadata, read by its format's reader, tells (`PresetProvenance.marksTactus`);
+    /// a file that format cannot read is not Tactus's either. Replaced as before: a file in a
+    /// format Tactus cannot read back (nothing tells whose it is). A folder at that name is
+    /// left to the write to report (`StagedFile.checkDestination`).
+    private func refuseToReplaceForeignHaptics(_ targets: [URL], input: URL) throws {
+        for (format, target) in zip(formats, targets) {
+            var status = stat()
+            guard stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR,
+                  let reader = format as? any HapticReadableFormat else { continue }
+            let metadata = (try? reader.contents(of: target).haptics.metadata) ?? []
+            if !PresetProvenance.marksTactus(metadata) {
                 throw FileError(file: input.path, reason: "would replace \(target.lastPathComponent), which Tactus did not make",
                                 hint: "move it away, or write into another folder with -o")
             }
         }
     }
-
-    /// How the metadata of a file Tactus made or translated begins (`PresetProvenance`,
-    /// `translate`'s `TranslatedBy`), as its writers print it.
-    static let provenanceMarks = [#""Project": "Tactus""#, #""TranslatedBy": "Tactus "#]
-    /// Bytes read from the top of an existing output to find `provenanceMarks`.
-    static let provenanceReach = 64 << 10
 
     /// Beside the sources, an existing audio file with the paired name may be the user's own
     /// sound (e.g. `boom.wav` next to `boom.ogg`): replace it only when it already holds

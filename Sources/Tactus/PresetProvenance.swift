@@ -12,6 +12,18 @@ public struct PresetProvenance: Equatable {
 
     public static let keys = (preset: "Preset", overrides: "PresetOverrides", hash: "PresetHash", tool: "ToolVersion")
 
+    /// The entries a translation adds to the metadata it carries over: the file it read and
+    /// the tool that translated it.
+    static func translation(of source: String) -> [MetadataEntry] {
+        [MetadataEntry(key: "TranslatedFrom", value: source), MetadataEntry(key: "TranslatedBy", value: "Tactus \(TactusVersion.current)")]
+    }
+
+    /// Whether `metadata` says Tactus made the file (`metadata(source:)`) or translated it
+    /// (`translation(of:)`).
+    static func marksTactus(_ metadata: [MetadataEntry]) -> Bool {
+        metadata.contains { ($0.key == "Project" && $0.value == "Tactus") || ($0.key == "TranslatedBy" && $0.value.hasPrefix("Tactus ")) }
+    }
+
     public init(preset: ResolvedPreset) {
         presetName = preset.name
         overrides = preset.overrides

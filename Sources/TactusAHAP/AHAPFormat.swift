@@ -36,7 +36,12 @@ public struct AHAPFormat: HapticReadableFormat {
             let error = unplayable ?? report.diagnostics.first { $0.severity == .error }
             throw FormatReadError(location: error?.location ?? "", message: error?.message ?? "not an AHAP pattern")
         }
-        return AHAPImport.imported(from: document)
+        let imported = AHAPImport.imported(from: document)
+        // Each time and duration may be in range and an event still end past it.
+        guard imported.track.duration <= AHAPWriter.maxTime else {
+            throw FormatReadError(location: "", message: AHAPValidator.tooLate("the pattern's end", imported.track.duration))
+        }
+        return imported
     }
 
     /// Validation errors that make a pattern unreadable: a time before 0 s, or a time or

@@ -123,6 +123,14 @@ public struct AHAPValidator: Sendable {
     }
 }
 
+extension AHAPValidator {
+    /// Past `AHAPWriter.maxTime` (10⁸ s, about three years) nothing plays, and time arithmetic
+    /// stops being exact: the reader refuses such a pattern (`AHAPFormat.unplayableTimes`).
+    static func tooLate(_ what: String, _ value: Double) -> String {
+        "\(what) \(value) s is past \(JSONText.shortest(AHAPWriter.maxTime)) s, the latest Tactus reads"
+    }
+}
+
 /// The keys Core Haptics reads in each kind of object.
 private enum Keys {
     static let document = ["Version", "Metadata", "Pattern"]
@@ -194,16 +202,10 @@ private struct Checker {
         return read(node, key, required: required) { try $0.number() }
     }
 
-    /// Past `AHAPWriter.maxTime` (10⁸ s, about three years) nothing plays, and time arithmetic
-    /// stops being exact: the reader refuses such a pattern (`AHAPFormat.unplayableTimes`).
-    static func tooLate(_ what: String, _ value: Double) -> String {
-        "\(what) \(value) s is past \(JSONText.shortest(AHAPWriter.maxTime)) s, the latest Tactus reads"
-    }
-
     mutating func time(_ node: Node, _ key: String = "Time") -> Double? {
         let value = number(node, key, required: true)
         if let value, value < 0 { error(.negativeTime, node.child(key), "time \(value) is negative") }
-        if let value, value > AHAPWriter.maxTime { error(.timeTooLate, node.child(key), Self.tooLate("time", value)) }
+        if let value, value > AHAPWriter.maxTime { error(.timeTooLate, node.child(key), AHAPValidator.tooLate("time", value)) }
         return value
     }
 
@@ -289,7 +291,7 @@ private struct Checker {
 
     mutating func event(_ node: Node) {
         guard members(node, allowed: Keys.event) != nil else { return }
-        _ = time(node)
+        let start = time(node)
         let typeName = read(node, "EventType", required: true) { try $0.string() }
         let type = typeName.map(AHAPEventType.init(rawValue:))
         if let type, !AHAPEventType.known.contains(type) {
@@ -301,7 +303,11 @@ private struct Checker {
         if let duration, duration <= 0 {
             error(.nonPositiveDuration, durationPath, "duration \(duration) must be greater than 0")
         }
-        if let duration, duration > AHAPWriter.maxTime { error(.timeTooLate, durationPath, Self.tooLate("duration", duration)) }
+        if let duration, duration > AHAPWriter.maxTime {
+            error(.timeTooLate, durationPath, AHAPValidator.tooLate("duration", duration))
+        } else if let start, let duration, start <= AHAPWriter.maxTime, start + duration > AHAPWriter.maxTime {
+            error(.timeTooLate, durationPath, AHAPValidator.tooLate("the event's end", start + duration))
+        }
         if let type, type.isContinuous {
             if duration == nil, node.optional("EventDuration") == nil {
                 error(.missingDuration, durationPath, "\(type) events need an EventDuration")

@@ -33,22 +33,6 @@ public enum InputFile {
         return descriptor
     }
 
-    /// The first `count` bytes of the regular file at `url` (all of it, when it is shorter).
-    /// - Throws: `FileError` as `openRegular`, or when it cannot be read.
-    public static func head(of url: URL, count: Int) throws -> Data {
-        let descriptor = try openRegular(url)
-        defer { close(descriptor) }
-        var data = Data(count: count)
-        var filled = 0
-        while filled < count {
-            let read = data.withUnsafeMutableBytes { Descriptor.readSome(descriptor, into: $0.baseAddress! + filled, count: count - filled) }
-            if read < 0 { throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
-            if read == 0 { break }
-            filled += read
-        }
-        return data.prefix(filled)
-    }
-
     /// The whole content of the regular file at `url`, refusing files over `maxBytes`.
     /// - Throws: `FileError` as `openRegular`, or when the file is larger than `maxBytes`.
     public static func contents(of url: URL, maxBytes: Int = 1 << 30) throws -> Data {

@@ -137,7 +137,7 @@ public struct PresetLibrary {
             let file: PresetFile
             do { file = try PresetFile.parse(try contents(of: location), source: source) } catch let error as PresetError {
                 guard let referrer = seen.dropLast().last else { throw error }
-                throw PresetError(file: FilePaths.lastComponent(referrer), "extends \"\(ref)\", which \(error.message)")
+                throw PresetError(file: FilePaths.lastComponent(referrer), "extends \"\(ref)\": \(error)")
             }
             files.insert(file, at: 0)
             let folder: URL? = if case .file(let url) = location { url.deletingLastPathComponent() } else { nil }

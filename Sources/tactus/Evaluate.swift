@@ -28,7 +28,8 @@ struct Evaluate: ParsableCommand {
         let (annotations, refused) = try GroundTruth.find(in: URL(fileURLWithPath: directory, isDirectory: true))
         refused.forEach(report)
         guard !annotations.isEmpty else {
-            report("\(directory): no annotations found (<name>.json with \"file\" and \"onsets\")")
+            report(refused.isEmpty ? "\(directory): no annotations found (<name>.json with \"file\" and \"onsets\")"
+                                   : "\(directory): none of its \(refused.count) annotations could be read (above)")
             throw ExitCode(1)
         }
         let evaluation = CorpusEvaluation.run(annotations, preset: preset)

@@ -137,6 +137,8 @@ final class HostileAHAPTests: XCTestCase {
             ("negative.ahap", [event(-1), event(0.5, "HapticContinuous", extra: #", "EventDuration": 1"#)], "time -1.0 is negative"),
             ("late.ahap", [event(1e15)], "time 1000000000000000.0 s is past 100000000 s"),
             ("long.ahap", [event(0, "HapticContinuous", extra: #", "EventDuration": 1e300"#)], "duration 1e+300 s is past 100000000 s"),
+            ("ends-late.ahap", [event(9e7, "HapticContinuous", extra: #", "EventDuration": 9e7"#)],
+             "the event's end 180000000.0 s is past 100000000 s"),
         ] {
             let ahap = try write(name, pattern: pattern)
             let outcome = try CLIRunner.run(["convert", ahap.path, "-o", out.path, "--format", "haptic"], timeout: limit)

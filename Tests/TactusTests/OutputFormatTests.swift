@@ -71,6 +71,23 @@ final class OutputFormatTests: XCTestCase {
                        "audio first, then every format, all recorded for the end-of-run sync")
     }
 
+    /// A format Tactus cannot read back tells nothing of who made a file at its name: a second
+    /// conversion replaces it, as it replaces Tactus's own AHAP, while a hand-made AHAP is kept.
+    func testARerunReplacesItsOutputsInAFormatThatRecordsNoProvenance() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try AudioFixture.write(Signals.clicks(at: [0.1, 0.35], seconds: 0.6, sampleRate: 16_000, seed: 3),
+                                            to: folder.appendingPathComponent("taps.wav"), sampleRate: 16_000)
+        let converter = Converter(preset: try shippedPreset(), formats: try HapticFormats.select(["ahap", "transient-list"]),
+                                  log: CommittedFiles())
+        let out = folder.appendingPathComponent("out")
+        for _ in 0..<2 { XCTAssertEqual(try converter.convert(source, to: out).outputs.count, 2) }
+        try Data(#"{"Version": 1.0, "Pattern": []}"#.utf8).write(to: out.appendingPathComponent("taps.ahap"))
+        XCTAssertThrowsError(try converter.convert(source, to: out)) {
+            XCTAssertTrue("\($0)".contains("would replace taps.ahap, which Tactus did not make"), "\($0)")
+        }
+    }
+
     /// The batch writes, tracks and checks every format: a rerun is up to date, and asking
     /// for another set of formats reconverts and removes what is no longer wanted.
     /// Presets and `--set` tune the built-in formats (`format.<id>`): the Android waveform's

@@ -95,7 +95,7 @@ final class PresetTests: XCTestCase {
         XCTAssertThrowsError(try resolve("broken")) { XCTAssertTrue("\($0)".hasPrefix("broken.json: is not valid JSON (invalid JSON at line 1")) }
         try write("child.json", #"{"schemaVersion": 1, "extends": "broken"}"#)  // named: the file a user opened
         XCTAssertThrowsError(try resolve("child")) {
-            XCTAssertTrue("\($0)".hasPrefix("child.json: extends \"broken\", which is not valid JSON (invalid JSON at line 1"), "\($0)")
+            XCTAssertTrue("\($0)".hasPrefix("child.json: extends \"broken\": broken.json: is not valid JSON (invalid JSON at line 1"), "\($0)")
         }
         assertError("default", ["peaks.delta=-3"], "--set: peaks.delta = -3 is outside 0…100")
         assertError("default", ["peak.delta=3"], "--set: unknown section \"peak\" (did you mean \"peaks\"?)")

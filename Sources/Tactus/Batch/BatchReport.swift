@@ -89,39 +89,64 @@ public struct BatchReport {
 
     /// Refuses, before the batch converts anything, a report path that would take the place
     /// of one of the batch's own files:
-    /// - anything inside the output folder, at any depth. Every file there is the batch's to
-    ///   write, rebuild and prune (outputs, paired sounds, previews, the gallery, the manifest,
-    ///   and whatever a later run adds), so a report there would replace one of them (an AHAP
-    ///   the manifest still calls up to date, the manifest itself) or be replaced by one.
-    ///   One rule for the whole folder, rather than a list of the names this run writes, so a
-    ///   later run, a new format or a preview cannot make an allowed path collide.
+    /// - anything inside the output folder, at any depth, when the output folder holds no
+    ///   source. Every file there is the batch's to write, rebuild and prune (outputs, paired
+    ///   sounds, previews, the gallery, the manifest, and whatever a later run adds), so a
+    ///   report there would replace one of them (an AHAP the manifest still calls up to date,
+    ///   the manifest itself) or be replaced by one. One rule for the whole folder, rather than
+    ///   a list of the names this run writes, so a later run, a new format or a preview cannot
+    ///   make an allowed path collide.
+    /// - where the output folder holds the sources too (`-o` the input folder or above it),
+    ///   only the batch's own names there: the manifest, an output it records, or a name that
+    ///   begins as one of this run's outputs (`<outputPrefix>.`).
     /// - a source of this batch (or a link to one): sources are never modified.
     ///
-    /// Judged by identity (device and inode) of the report's folder and each folder above it,
-    /// and of the file itself, so symbolic links, `..` and letter case disguise neither.
+    /// Judged on resolved paths and by identity (device and inode) of the folders and the file,
+    /// so symbolic links, `..` and letter case disguise none of them.
     /// - Throws: `BatchUsageError` naming `path` and the reason; also when the report's folder
     ///   does not exist (it is not created), rather than after the whole run.
     public static func checkDestination(_ path: String, of plan: BatchPlan) throws(BatchUsageError) {
         // The folder as the kernel reaches it: `..` after a link leads out of the link's target.
-        let folder = FilePaths.parent(of: path)
-        guard let resolved = realpath(folder, nil) else {
+        guard let folder = resolved(FilePaths.parent(of: path)) else {
             throw BatchUsageError(message: "\(path): the report's folder cannot be used: \(String(cString: strerror(errno)))")
         }
-        var ancestor = String(cString: resolved)
-        free(resolved)
-        let outputFolder = FileID(path: plan.outputRoot.path)
-        while true {  // up a resolved absolute path, to "/", its own parent
-            if outputFolder != nil, FileID(path: ancestor) == outputFolder {
+        if let outputFolder = resolved(plan.outputRoot.path), let inside = relative(folder, under: outputFolder) {
+            let name = FilePaths.lastComponent(path)
+            let report = inside.isEmpty ? name : inside + "/" + name
+            if !(resolved(plan.inputRoot.path).map { relative($0, under: outputFolder) != nil } ?? false) {
                 throw BatchUsageError(message: "\(path): --report is inside the output folder \(plan.options.output), "
                                       + "whose files the batch writes and prunes (write the report outside it)")
             }
-            let parent = FilePaths.parent(of: ancestor)
-            if parent == ancestor { break }
-            ancestor = parent
+            if report == BatchManifest.fileName || plan.manifest.files.values.contains(where: { $0.outputs.contains(report) })
+                || plan.jobs.contains(where: { report.hasPrefix($0.outputPrefix + ".") }) {
+                throw BatchUsageError(message: "\(path): --report names one of the batch's own files in \(plan.options.output) "
+                                      + "(write the report under another name)")
+            }
         }
         if let file = FileID(path: path), plan.protectedPaths.contains(where: { FileID(path: $0) == file }) {
             throw BatchUsageError(message: "\(path): --report names a source of this batch, which is never replaced "
                                   + "(write the report elsewhere)")
+        }
+    }
+
+    /// `path` with every link and `..` resolved (nil when it cannot be: it does not exist).
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Where the resolved `path` lies under the resolved `folder`: "" for the folder itself,
+    /// "a/b" below it, nil outside it. Each folder on the way up is compared by identity.
+    private static func relative(_ path: String, under folder: String) -> String? {
+        let target = FileID(path: folder)
+        var (ancestor, below) = (path, [String]())
+        while true {  // up a resolved absolute path, to "/", its own parent
+            if target != nil, FileID(path: ancestor) == target { return below.reversed().joined(separator: "/") }
+            let parent = FilePaths.parent(of: ancestor)
+            if parent == ancestor { return nil }
+            below.append(FilePaths.lastComponent(ancestor))
+            ancestor = parent
         }
     }
 

@@ -16,6 +16,16 @@ enum OutputTree {
         return removed
     }
 
+    /// Each folder on the way to the file `path` names, as appending it to a root reaches them:
+    /// "a/b/c.ahap" → "a", "a/b". One step per component, so it ends whatever the text.
+    static func folders(leadingTo path: String) -> [String] {
+        var folders: [String] = []
+        for name in path.split(separator: "/").dropLast() {
+            folders.append(folders.last.map { $0 + "/" + name } ?? String(name))
+        }
+        return folders
+    }
+
     /// Deletes files given relative to `root`, then every folder this leaves empty (never
     /// `root` itself), so a pruned tree looks as if the source had never been there.
     /// - Parameter relativePaths: plain relative paths (`FilePaths.isPlainRelative`), as
@@ -24,13 +34,7 @@ enum OutputTree {
         var folders = Set<String>()
         for path in relativePaths {
             unlink(root.appendingPathComponent(path).path)
-            // Each folder on the way to the file, as appending the path to `root` reaches it
-            // ("a/b/c.ahap": "a", "a/b"): one step per component, so it ends whatever the text.
-            var folder = ""
-            for name in path.split(separator: "/").dropLast() {
-                folder = folder.isEmpty ? String(name) : folder + "/" + name
-                folders.insert(folder)
-            }
+            folders.formUnion(self.folders(leadingTo: path))
         }
         // Deepest first, so a parent is tried after its children; rmdir only removes empty folders.
         for folder in folders.sorted(by: { $0.count > $1.count }) {
