@@ -35,7 +35,7 @@ struct Batch: ParsableCommand {
     var jobs: Int?
 
     @Option(name: .customLong("report"), help: ArgumentHelp(
-        "Write a JSON report with one entry per file. Refused before any work if it lies inside OUT_DIR (the batch writes and prunes every file there) or is a source.",
+        "Write a JSON report with one entry per file. Refused before any work if it is a source, or lies inside OUT_DIR (the batch writes and prunes every file there; when OUT_DIR holds the sources too, only the manifest's and the outputs' names are refused).",
         valueName: "REPORT.json"))
     var reportPath: String?
 
