@@ -12,16 +12,21 @@ public struct PresetProvenance: Equatable {
 
     public static let keys = (preset: "Preset", overrides: "PresetOverrides", hash: "PresetHash", tool: "ToolVersion")
 
+    /// The entry that names Tactus as the maker of a file it writes (`metadata(source:)`).
+    static let maker = MetadataEntry(key: "Project", value: "Tactus")
+    /// The key under which a translation names its translator, "Tactus <version>".
+    static let translatorKey = "TranslatedBy"
+
     /// The entries a translation adds to the metadata it carries over: the file it read and
     /// the tool that translated it.
     static func translation(of source: String) -> [MetadataEntry] {
-        [MetadataEntry(key: "TranslatedFrom", value: source), MetadataEntry(key: "TranslatedBy", value: "Tactus \(TactusVersion.current)")]
+        [MetadataEntry(key: "TranslatedFrom", value: source),
+         MetadataEntry(key: translatorKey, value: "\(maker.value) \(TactusVersion.current)")]
     }
 
-    /// Whether `metadata` says Tactus made the file (`metadata(source:)`) or translated it
-    /// (`translation(of:)`).
+    /// Whether `metadata` says Tactus made the file (`maker`) or translated it (`translatorKey`).
     static func marksTactus(_ metadata: [MetadataEntry]) -> Bool {
-        metadata.contains { ($0.key == "Project" && $0.value == "Tactus") || ($0.key == "TranslatedBy" && $0.value.hasPrefix("Tactus ")) }
+        metadata.contains { $0 == maker || ($0.key == translatorKey && $0.value.hasPrefix(maker.value + " ")) }
     }
 
     public init(preset: ResolvedPreset) {
@@ -33,7 +38,7 @@ public struct PresetProvenance: Equatable {
 
     func metadata(source: String) -> [MetadataEntry] {
         var entries: [MetadataEntry] = [
-            .init(key: "Project", value: "Tactus"),
+            Self.maker,
             .init(key: "Description", value: "Haptics for \(source), made by Tactus"),
             .init(key: "Source", value: source),
             .init(key: Self.keys.preset, value: presetName),
