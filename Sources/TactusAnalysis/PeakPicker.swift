@@ -28,6 +28,8 @@ public struct PeakPicker: TunablePart {
                 help: "A peak under the threshold but above the local median is still an onset when the level jumps this much: the loudest of its frame and the next two over the loudest of the three before the previous frame. A hit in a noise bed lifts a few bands, so the mean flux barely moves while the level does (0 = off).")
     public static let bedJumpDb = ParameterDescriptor.number("bedJumpDb", 0...60, default: 6, unit: "dB",
                 help: "Over a steady bed (see bedSteadyDb), a peak above the local median that the threshold or the rise tests refuse is still an onset when the loudest 2.5 ms of its frame and the next hop stand this far above the loudest 2.5 ms of the 60 ms before its frame: a hit's attack stands out of noise in short blocks more than in whole frames (0 = off).")
+    public static let bedRiseSpreads = ParameterDescriptor.number("bedRiseSpreads", 0...100, default: 5, unit: "spreads",
+                help: "Over a steady bed (see bedSteadyDb), a peak above the local median that the threshold or the rise tests refuse is still an onset when its attack level stands this many times the bed's own spread above the bed's median level (the spread: 1.48 × the median absolute deviation of the bed's frame levels, plus 0.5 dB): a hit 3 dB out of steady noise is as sure as one 10 dB out of a wavering ambience (0 = off).")
     public static let bedSteadyDb = ParameterDescriptor.number("bedSteadyDb", 0...40, default: 6, unit: "dB",
                 help: "A bed is steady when the frame levels of the 160 ms before a peak (up to the frame before it) stay within this span and above absoluteFloorDb.")
     public static let swellDb = ParameterDescriptor.number("swellDb", 0...60, default: 12, unit: "dB",
@@ -45,7 +47,7 @@ public struct PeakPicker: TunablePart {
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb]
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedRiseSpreads, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int
@@ -55,6 +57,7 @@ public struct PeakPicker: TunablePart {
     let strongFactor: Float
     let jumpDb: Float
     let bedJumpDb: Float
+    let bedRiseSpreads: Float
     let bedSteadyDb: Float
     /// `bedSpanMs` in frames.
     let bedSpan: Int
@@ -85,6 +88,7 @@ public struct PeakPicker: TunablePart {
         strongFactor = Float(parameters.number(Self.strongFactor))
         jumpDb = Float(parameters.number(Self.jumpDb))
         bedJumpDb = Float(parameters.number(Self.bedJumpDb))
+        bedRiseSpreads = Float(parameters.number(Self.bedRiseSpreads))
         bedSteadyDb = Float(parameters.number(Self.bedSteadyDb))
         bedSpan = max(1, Int((Self.bedSpanMs / 1000 / geometry.hopSeconds).rounded()))
         block = max(1, Int((Self.blockMs / 1000 * geometry.sampleRate).rounded()))
@@ -125,7 +129,8 @@ public struct PeakPicker: TunablePart {
     func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float], blockJump: () -> Float) -> Bool {
         let value = novelty[m]
         let clears = value >= threshold
-        guard value > 0, clears || ((jumpDb > 0 || bedJumpDb > 0) && value >= threshold - delta) else { return false }
+        guard value > 0, clears || ((jumpDb > 0 || bedJumpDb > 0 || bedRiseSpreads > 0) && value >= threshold - delta)
+        else { return false }
         let lo = max(0, m - preMax), hi = min(novelty.count - 1, m + postMax)
         for j in lo...hi where novelty[j] > value || (novelty[j] == value && j < m) { return false }
         guard clears else {
@@ -137,9 +142,27 @@ public struct PeakPicker: TunablePart {
         return isBedHit(m, levels: levels, blockJump: blockJump)
     }
 
-    /// Whether the peak at frame `m` stands `bedJumpDb` out of a steady bed in short blocks.
+    /// Whether the peak at frame `m` stands out of a steady bed: by `bedRiseSpreads` of the
+    /// bed's own spread in frame level, or by `bedJumpDb` in short blocks.
     func isBedHit(_ m: Int, levels: [Float], blockJump: () -> Float) -> Bool {
-        bedJumpDb > 0 && isSteadyBed(before: m, levels: levels) && blockJump() >= bedJumpDb
+        guard bedRiseSpreads > 0 || bedJumpDb > 0, isSteadyBed(before: m, levels: levels) else { return false }
+        if bedRiseSpreads > 0, bedRise(at: m, levels: levels) >= bedRiseSpreads { return true }
+        return bedJumpDb > 0 && blockJump() >= bedJumpDb
+    }
+
+    /// Added to the bed's spread, dB: a bed whose frame levels barely move (a steady tone,
+    /// digital noise) still asks a rise of `bedRiseSpreads` × this.
+    static let bedSpreadFloorDb: Float = 0.5
+
+    /// How far the attack at frame `m` stands above the bed before it (the frames
+    /// `isSteadyBed` judges), in units of the bed's spread: (attack level − the bed's median
+    /// level) ÷ (1.4826 × the median absolute deviation of its levels + `bedSpreadFloorDb`).
+    func bedRise(at m: Int, levels: [Float]) -> Float {
+        let bed = levels[(m - 1 - bedSpan)..<(m - 1)]
+        let median = TactusCore.median(ofSorted: bed.sorted())!
+        let deviation = TactusCore.median(ofSorted: bed.map { abs($0 - median) }.sorted())!
+        let spread = 1.4826 * deviation + Self.bedSpreadFloorDb
+        return (Self.attackLevel(at: m, levels: levels) - median) / spread
     }
 
     /// Span before a peak whose frame levels must be steady for `bedJumpDb` to apply, ms.

@@ -181,7 +181,8 @@ enum BuiltInPresets {
     "minRiseDb": 8,
     "minIntervalMs": 250,
     "jumpDb": 0,
-    "bedJumpDb": 0
+    "bedJumpDb": 0,
+    "bedRiseSpreads": 0
   },
   "mapping": {
     "transients": {
