@@ -1,5 +1,6 @@
 /// The median of values already sorted ascending: the middle value, or the mean of the two
 /// middle values when the count is even; nil when there are none.
+@inlinable
 public func median<C: RandomAccessCollection>(ofSorted sorted: C) -> C.Element?
 where C.Element: FloatingPoint, C.Index == Int {
     guard !sorted.isEmpty else { return nil }
