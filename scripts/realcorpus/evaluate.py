@@ -73,11 +73,15 @@ CRISP = ["click", "coin", "glass"]
 def sharpness_gaps(sharpness: dict[str, list[float]], draws: int = 10_000) -> list[str]:
     """Mean transient sharpness of each crisp category above explosions', with a 95 % bootstrap
     interval (files resampled within each category; seeded, so the report is reproducible):
-    with a handful of files per category, whether a gap clears a target is often chance."""
+    with a handful of files per category, whether a gap clears a target is often chance. Then
+    the same for every other named category: where explosions stand among them."""
     booms = np.array(sharpness.get("explosion", []))
     lines = []
     generator = np.random.default_rng(0)
-    for name in CRISP:
+    others = [name for name in ORDER if name not in CRISP + ["explosion", "other"]]
+    for name in CRISP + others:
+        if name == others[0]:
+            lines.append("")
         crisp = np.array(sharpness.get(name, []))
         if len(crisp) == 0 or len(booms) == 0:
             continue
