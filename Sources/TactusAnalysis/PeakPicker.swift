@@ -4,7 +4,8 @@ import TactusCore
 /// local median, at least `minIntervalMs` after the previous onset, and that comes with a
 /// real rise in level (so a wobble inside one sound's decay or a noise bed does not fire);
 /// or a local maximum above the median where the level jumps by `jumpDb`, or, over a steady
-/// bed, where the attack stands `bedJumpDb` out of the bed in short blocks (hits in noise).
+/// bed, where the attack stands `bedJumpDb` out of the bed in short blocks or `bedRiseSpreads`
+/// times the bed's own spread out of it in frame level (hits in noise).
 /// The silence and swell gates, which need the whole file, are applied once it is done.
 public struct PeakPicker: TunablePart {
     public static let id = "peaks"
@@ -124,8 +125,10 @@ public struct PeakPicker: TunablePart {
     /// a local maximum of the novelty that clears the threshold and whose level rises by
     /// `minRiseDb`, or by `weakRiseDb` when its novelty is under `strongFactor` × the threshold;
     /// or a local maximum under the threshold but above the median where the level jumps by
-    /// `jumpDb`, or, over a steady bed, where `blockJump()` (`blockJump(atFrame:in:)`) reaches
-    /// `bedJumpDb`. `levels` are frame levels in dB.
+    /// `jumpDb`, or, over a steady bed, where the attack reaches `bedRiseSpreads` (`bedRise`)
+    /// or `blockJump()` (`blockJump(atFrame:in:)`) reaches `bedJumpDb`. A peak that clears the
+    /// threshold but fails the rise tests is judged over a bed the same way. `levels` are
+    /// frame levels in dB.
     func isPeak(_ m: Int, threshold: Float, novelty: [Float], levels: [Float], blockJump: () -> Float) -> Bool {
         let value = novelty[m]
         let clears = value >= threshold
@@ -159,8 +162,7 @@ public struct PeakPicker: TunablePart {
     /// level) ÷ (1.4826 × the median absolute deviation of its levels + `bedSpreadFloorDb`).
     func bedRise(at m: Int, levels: [Float]) -> Float {
         let bed = levels[(m - 1 - bedSpan)..<(m - 1)]
-        // Sorted in a scratch buffer on the stack, by insertion (a few frames; this runs at
-        // every peak over a steady bed, where the standard library's merge sort cost 4× more).
+        // Sorted in place on the stack by insertion: the bed is a few frames (16 at a 10 ms hop).
         let (median, deviation) = withUnsafeTemporaryAllocation(of: Float.self, capacity: bed.count) { scratch in
             func sortScratch() {
                 for k in scratch.indices.dropFirst() {
@@ -184,7 +186,8 @@ public struct PeakPicker: TunablePart {
         return (Self.attackLevel(at: m, levels: levels) - median) / spread
     }
 
-    /// Span before a peak whose frame levels must be steady for `bedJumpDb` to apply, ms.
+    /// Span before a peak whose frame levels must be steady for the bed tests (`bedJumpDb`,
+    /// `bedRiseSpreads`) to apply, ms.
     static let bedSpanMs = 160.0
     /// Length of the blocks `bedJumpDb` compares, ms: short enough that a hit's attack fills
     /// one, long enough (110 samples at 44.1 kHz) that a noise bed's block levels stay within a
