@@ -31,6 +31,15 @@ public final class AudioFileReader {
     public static let sampleRates: ClosedRange<Double> = 1_000...768_000
     public static let maxChannels = 64
 
+    /// libsndfile's refusals that name its own internals or send the user looking for the
+    /// wrong fault, matched by prefix, and what they mean for a regular file with data in it.
+    static let libsndfileRewordings: [(said: String, meaning: String)] = [
+        // Said of a stream it cannot start reading: an MP3 cut after a few hundred bytes.
+        ("File does not exist or is not a regular file", "too short or damaged to start reading"),
+        // Said when the header leaves the sample rate at 0 (no channels has a message of its own).
+        ("Internal error : SF_INFO struct incomplete", "its header gives a sample rate of 0 Hz"),
+    ]
+
     public init(url: URL) throws {
         self.url = url
         var isDirectory = false
@@ -57,12 +66,8 @@ public final class AudioFileReader {
         }
         var info = SF_INFO()
         guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
-            var message = String(cString: sf_strerror(nil))
-            // The file is a regular one with data here; libsndfile says otherwise of a stream
-            // it cannot start reading (an MP3 cut after a few hundred bytes).
-            if message.hasPrefix("File does not exist or is not a regular file") {
-                message = "too short or damaged to start reading"
-            }
+            let said = String(cString: sf_strerror(nil))
+            let message = Self.libsndfileRewordings.first { said.hasPrefix($0.said) }?.meaning ?? said
             close(descriptor)
             throw AudioError(.notAudio, "is not audio libsndfile can read: \(message)",
                              hint: "supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more")

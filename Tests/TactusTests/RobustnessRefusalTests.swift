@@ -114,6 +114,15 @@ final class RobustnessRefusalTests: RobustnessTestCase {
         try assertRefused(write(wav.bytes, to: "ten-hertz.wav"), because: "sample rate")
     }
 
+    /// libsndfile refuses a header whose sample rate is 0 with "Internal error : SF_INFO struct
+    /// incomplete", which names its own internals, not the file's fault.
+    func testZeroSampleRateIsNamed() throws {
+        var wav = RawAudioBytes.WAV()
+        wav.sampleRate = 0
+        wav.data = RawAudioBytes.pcm16(Signals.sine(hz: 440, seconds: 0.1, sampleRate: 44_100))
+        try assertRefused(write(wav.bytes, to: "zero-hertz.wav"), because: "is not audio libsndfile can read: its header gives a sample rate of 0 Hz")
+    }
+
     /// Refusals after the header was read (rate, channels, no frames) leave no descriptor
     /// open. (The reader used to close its libsndfile handle in the refusal and again in
     /// deinit, which runs when a fully initialised object throws: a double free that only a
