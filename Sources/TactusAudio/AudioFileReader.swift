@@ -26,6 +26,8 @@ public final class AudioFileReader {
     private let handle: OpaquePointer
     /// The read-only descriptor libsndfile reads through; closed with the handle.
     private let descriptor: Int32
+    /// Frames delivered so far, to say where a damaged stream stopped decoding.
+    private var framesRead = 0
 
     /// Sample rates and channel counts outside these are refused as absurd (a corrupt header).
     public static let sampleRates: ClosedRange<Double> = 1_000...768_000
@@ -115,12 +117,13 @@ public final class AudioFileReader {
 
     private func checked(wanted: Int, _ read: (sf_count_t) -> sf_count_t) throws -> Int {
         let got = Int(read(sf_count_t(wanted)))
-        if got < wanted {
-            let code = sf_error(handle)
-            if code != 0 {
-                throw AudioError(.decodeFailed, "could not be decoded: \(String(cString: sf_strerror(handle)))")
-            }
+        if got < wanted, sf_error(handle) != 0 {
+            let stopped = Double(framesRead + max(0, got)) / format.sampleRate
+            throw AudioError(.decodeFailed, String(printf: "could not be decoded past %.2f s of %.2f s: the file is damaged there",
+                                                   stopped, format.duration)
+                                 + " (libsndfile: \(String(cString: sf_strerror(handle))))")
         }
+        framesRead += got
         return got
     }
 

@@ -44,6 +44,22 @@ final class RobustnessRefusalTests: RobustnessTestCase {
                            + "(supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more)")
     }
 
+    /// A FLAC cut short: its header promises the whole sound, the stream stops partway. The
+    /// refusal says where (libsndfile's own words, "flac decoder lost sync", do not).
+    func testFLACCutShortSaysWhereDecodingStopped() throws {
+        let whole = try write(Signals.noise(seconds: 2, sampleRate: 44_100, amplitude: 0.5), to: "whole.flac", format: .flac24)
+        let data = try Data(contentsOf: whole)
+        let cut = try write(data.prefix(data.count / 2), to: "cut.flac")
+        let outcome = try convert(cut, file: #filePath, line: #line)
+        XCTAssertEqual(outcome.status, 1, "\(outcome)")
+        let line = try XCTUnwrap(outcome.stderrLines.last)
+        let stopped = try XCTUnwrap(line.firstMatch(of: #/could not be decoded past ([0-9.]+) s of 2.00 s: the file is damaged there/#),
+                                    line)
+        XCTAssertGreaterThan(Double(stopped.1) ?? 0, 0.5, line)
+        XCTAssertLessThan(Double(stopped.1) ?? 2, 1.5, line)
+        assertNoOutputs()
+    }
+
     /// A pattern a designer made by hand beside the sound, under the name `convert` would write,
     /// is theirs: refused, left as it was, nothing written. Tactus's own output at that name is
     /// replaced on the next run, as is a translation it made.
