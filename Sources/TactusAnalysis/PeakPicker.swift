@@ -157,11 +157,11 @@ public struct PeakPicker: TunablePart {
     /// digital noise) still asks a rise of `bedRiseSpreads` × this.
     static let bedSpreadFloorDb: Float = 0.5
 
-    /// How far the attack at frame `m` stands above the bed before it (the frames
-    /// `isSteadyBed` judges), in units of the bed's spread: (attack level − the bed's median
-    /// level) ÷ (1.4826 × the median absolute deviation of its levels + `bedSpreadFloorDb`).
+    /// How far the attack at frame `m` stands above the bed before it (`bed(before:levels:)`),
+    /// in units of the bed's spread: (attack level − the bed's median level) ÷ (1.4826 × the
+    /// median absolute deviation of its levels + `bedSpreadFloorDb`).
     func bedRise(at m: Int, levels: [Float]) -> Float {
-        let bed = levels[(m - 1 - bedSpan)..<(m - 1)]
+        let bed = bed(before: m, levels: levels)
         // Sorted in place on the stack by insertion: the bed is a few frames (16 at a 10 ms hop).
         let (median, deviation) = withUnsafeTemporaryAllocation(of: Float.self, capacity: bed.count) { scratch in
             func sortScratch() {
@@ -207,12 +207,18 @@ public struct PeakPicker: TunablePart {
                                 before: blockBefore, block: block)
     }
 
-    /// Whether the `bedSpanMs` of frames before frame `m − 1` (which may hold the attack)
-    /// stay within `bedSteadyDb` of each other and above `absoluteFloorDb`: a bed, not
-    /// silence and not a sound that is still changing.
+    /// The frame levels the bed tests judge a peak at frame `m` against: the `bedSpanMs` of
+    /// frames before frame `m − 1` (which may hold the attack). `m` must exceed `bedSpan`.
+    func bed(before m: Int, levels: [Float]) -> ArraySlice<Float> {
+        levels[(m - 1 - bedSpan)..<(m - 1)]
+    }
+
+    /// Whether the bed before frame `m` (`bed(before:levels:)`) stays within `bedSteadyDb`
+    /// of itself and above `absoluteFloorDb`: a bed, not silence and not a sound that is
+    /// still changing.
     func isSteadyBed(before m: Int, levels: [Float]) -> Bool {
         guard m > bedSpan else { return false }
-        let bed = levels[(m - 1 - bedSpan)..<(m - 1)]
+        let bed = bed(before: m, levels: levels)
         let quietest = bed.min()!
         return quietest >= absoluteFloorDb && bed.max()! - quietest <= bedSteadyDb
     }
