@@ -24,8 +24,6 @@ public final class AudioFileReader {
     public let url: URL
     public let format: AudioFormat
     private let handle: OpaquePointer
-    /// The read-only descriptor libsndfile reads through; closed with the handle.
-    private let descriptor: Int32
     /// Frames delivered so far, to say where a damaged stream stopped decoding.
     private var framesRead = 0
 
@@ -42,7 +40,14 @@ public final class AudioFileReader {
         ("Internal error : SF_INFO struct incomplete", "its header gives a sample rate of 0 Hz"),
     ]
 
-    public init(url: URL) throws {
+    /// Opens `url` and reads its header.
+    ///
+    /// - Parameter exclusive: open while no other exclusive open runs, so that a refusal
+    ///   gives this file's reason. libsndfile keeps the reason an open failed in one slot for
+    ///   the whole process, which every open on any thread rewrites (a success to "No
+    ///   Error."). Pass false only to open many files at once while nothing else opens any,
+    ///   and open each one refused again, exclusively, for its reason.
+    public init(url: URL, exclusive: Bool = true) throws {
         self.url = url
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -58,6 +63,7 @@ public final class AudioFileReader {
         // falls back on the extension and hands any unrecognised `.mp3` to libmpg123,
         // which prints resync notes on standard error while it fails. Only regular files:
         // a FIFO or a device would block or never end.
+        let descriptor: Int32
         do { descriptor = try InputFile.openRegular(url) } catch let error as FileError {
             throw AudioError(.unreadable, error.reason, hint: error.hint)
         }
@@ -67,10 +73,9 @@ public final class AudioFileReader {
             throw AudioError(.empty, "is empty (0 bytes)")
         }
         var info = SF_INFO()
-        guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
-            let said = String(cString: sf_strerror(nil))
+        let (opened, said) = exclusive ? Self.openLock.withLock { Self.open(descriptor, &info) } : Self.open(descriptor, &info)
+        guard let handle = opened else {
             let message = Self.libsndfileRewordings.first { said.hasPrefix($0.said) }?.meaning ?? said
-            close(descriptor)
             throw AudioError(.notAudio, "is not audio libsndfile can read: \(message)",
                              hint: "supported: WAV, AIFF, CAF, FLAC, OGG Vorbis/Opus, MP3, W64, RF64 and more")
         }
@@ -81,8 +86,8 @@ public final class AudioFileReader {
                              container: Self.name(ofMajor: info.format & Int32(SF_FORMAT_TYPEMASK)),
                              encoding: Self.name(ofSubtype: info.format & Int32(SF_FORMAT_SUBMASK)),
                              formatCode: info.format)
-        // Fully initialised from here on: a throw runs deinit, which closes the handle and
-        // the descriptor (closing them here as well would close them twice).
+        // Fully initialised from here on: a throw runs deinit, which closes the handle (and
+        // with it the descriptor).
         guard Self.sampleRates.contains(format.sampleRate) else {
             throw AudioError(.unsupported, "has an implausible sample rate of \(info.samplerate) Hz",
                              hint: "expected 1 kHz…768 kHz")
@@ -98,7 +103,18 @@ public final class AudioFileReader {
 
     deinit {
         sf_close(handle)
-        close(descriptor)
+    }
+
+    /// Held around exclusive opens (see `init(url:exclusive:)`).
+    private static let openLock = Lock()
+
+    /// libsndfile's handle for `descriptor`, or nil and the reason it gave. The descriptor is
+    /// libsndfile's from here: `sf_close` closes it, and so does a failed open (libsndfile
+    /// 1.2 does even when told not to, so closing it again here could close a file another
+    /// thread has just opened under the same number).
+    private static func open(_ descriptor: Int32, _ info: inout SF_INFO) -> (OpaquePointer?, String) {
+        let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, Int32(SF_TRUE))
+        return (handle, handle == nil ? String(cString: sf_strerror(nil)) : "")
     }
 
     /// Reads up to `buffer.count / channels` interleaved frames; returns frames read (0 at the end).

@@ -113,4 +113,38 @@ final class DecodingTests: XCTestCase {
             }
         }
     }
+
+    /// Opened from many threads at once, each refused file still gives its own reason.
+    /// libsndfile keeps a refusal's reason in one slot for the process, which every open
+    /// rewrites (without exclusive opens a cut Ogg stream read "Format not recognised." or
+    /// "No Error." in about half the runs), and it closes the descriptor of a failed open
+    /// itself (closed a second time, another thread's newly opened file went with it: "Bad
+    /// file descriptor").
+    func testRefusalsOpenedAtOnceKeepTheirOwnReasons() throws {
+        let signal = Signals.sine(hz: 440, seconds: 0.25, sampleRate: 44_100, amplitude: 0.5)
+        let ogg = try Data(contentsOf: try AudioFixture.write(signal, to: dir.appendingPathComponent("a.ogg"),
+                                                              sampleRate: 44_100, format: .oggVorbis))
+        var files: [URL] = []
+        for i in 0..<100 {
+            let cut = dir.appendingPathComponent("\(i)-cut.ogg"), text = dir.appendingPathComponent("\(i)-text.wav")
+            try ogg.prefix(200 + i).write(to: cut)
+            try Data("not audio \(i)".utf8).write(to: text)
+            files += [cut, text, dir.appendingPathComponent("a.ogg")]
+        }
+        func reason(_ url: URL) -> String {
+            do { _ = try AudioFileReader(url: url); return "opened" } catch { return "\(error)" }
+        }
+        let alone = files.map(reason)
+        XCTAssertEqual(Set(alone).count, 3, "\(Set(alone))")
+
+        for _ in 0..<10 {
+            var together = [String](repeating: "", count: files.count)
+            let lock = NSLock()
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                let said = reason(files[index])
+                lock.withLock { together[index] = said }
+            }
+            XCTAssertEqual(together, alone)
+        }
+    }
 }
