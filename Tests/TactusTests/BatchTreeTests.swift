@@ -49,6 +49,35 @@ final class BatchTreeTests: XCTestCase {
         XCTAssertEqual(try fixture.metadata("ui/deep/tap.ahap")["Source"], "tap.ogg")
     }
 
+    /// Files are opened on `--jobs` threads; what the walk finds, and the reason given for
+    /// each file refused, are the same for any number of them. libsndfile keeps the reason an
+    /// open failed in one slot for the whole process, so refusals of different kinds opened
+    /// at once (garbage, a cut Ogg Vorbis stream, a cut WAV header) could trade reasons.
+    func testWhatTheWalkFindsDoesNotDependOnTheThreadsThatOpenTheFiles() throws {
+        let fixture = BatchFixture()
+        defer { fixture.remove() }
+        let ogg = try Data(contentsOf: try fixture.sound("good/tap.ogg", format: .oggVorbis, clicks: [0.2]))
+        let wav = try Data(contentsOf: try fixture.sound("good/boom.wav"))
+        for i in 0..<40 {
+            try fixture.text("bad/\(i)-garbage.wav", "not audio at all \(i)")
+            try ogg.prefix(200 + i).write(to: fixture.input.appendingPathComponent("bad/\(i)-cut.ogg"))
+            try wav.prefix(30 + i % 8).write(to: fixture.input.appendingPathComponent("bad/\(i)-header.wav"))
+            try fixture.text("bad/\(i)-notes.txt", "not audio, not named as audio")
+            try fixture.sound("good/\(i).flac", format: .flac16, seed: UInt64(i))
+        }
+        func found(jobs: Int) -> [String] {
+            let tree = SourceDiscovery(root: fixture.input, displayRoot: "in", jobs: jobs).discover()
+            return tree.sources.map { "\($0.relativePath) \($0.format.frames) frames" } + tree.rejected.map(\.error.description)
+        }
+
+        let serial = found(jobs: 1)
+        XCTAssertEqual(serial.count, 42 + 120)
+        XCTAssertEqual(Set(serial.filter { $0.contains("-garbage.wav:") }.map { $0.components(separatedBy: ": ").dropFirst().joined() }).count, 1)
+        XCTAssertTrue(serial.contains { $0.contains("-cut.ogg:") && $0.contains("malformed") }, "\(serial)")
+        XCTAssertFalse(serial.contains { $0.contains("notes.txt") })
+        for _ in 0..<5 { XCTAssertEqual(found(jobs: 8), serial) }
+    }
+
     /// `hit.wav` and `hit.ogg` in one folder keep their whole names as stems, so neither
     /// overwrites the other, and each AHAP plays its own audio.
     func testSameStemSourcesDoNotOverwriteEachOther() throws {

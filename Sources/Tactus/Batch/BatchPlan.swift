@@ -52,7 +52,7 @@ public struct BatchPlan {
         }
 
         discovery = SourceDiscovery(root: inputRoot, displayRoot: options.input, filter: options.filter,
-                                    skippedFolder: outputRoot)
+                                    skippedFolder: outputRoot, jobs: options.jobs)
         var tree = discovery.discover()
         let presets = FolderPresets(library: options.library, root: inputRoot, preset: options.preset,
                                     overrides: options.overrides, display: discovery.display)
