@@ -85,7 +85,11 @@ def checks(r: Results) -> list[dict]:
 
     def over_floor(run: str, target: str) -> dict:
         plain, paired = m[run].cpu / m[f"limit-{target}"].cpu, m[run].cpu / m[f"limit-pair-{target}"].cpu
-        return {"value": f"{plain:.2f}× decode + STFT; {paired:.2f}× decode + STFT + the same files written",
+        # What the files alone cost against the limit that writes none: a converter that
+        # writes what Tactus writes and analyses nothing is already this far above it.
+        writing = m[f"limit-pair-{target}"].cpu / m[f"limit-{target}"].cpu
+        return {"value": f"{plain:.2f}× decode + STFT; {paired:.2f}× decode + STFT + the same files written "
+                         f"(those files alone, with no analysis: {writing:.2f}× decode + STFT)",
                 "status": status(plain <= TARGET_FLOOR_RATIO)
                 + ("" if plain <= TARGET_FLOOR_RATIO else
                    f" (against the limit that writes what Tactus writes: {status(paired <= TARGET_FLOOR_RATIO)})")}
