@@ -7,7 +7,7 @@
  * Tactus's analysis: periodic Hann window of round(windowMs * rate / 1000) samples, hop of
  * round(hopMs * rate / 1000), FFT size the next power of two (at least 16), frames centred
  * like librosa's center=True (zeros outside the signal, one frame per hop while the centre
- * lies inside), FFTW single-precision r2c planned with FFTW_ESTIMATE, plus the magnitude of
+ * lies inside), FFTW single-precision r2c planned with FFTW_ESTIMATE, plus the power of
  * every bin. No onsets, curves, mapping or writing: a converter cannot go faster than this
  * on this machine without a faster decoder or FFT.
  *
@@ -41,7 +41,7 @@ enum { BLOCK_FRAMES = 4096 };
 
 typedef struct {
     int window, hop, fft_size;
-    float *hann, *history, *in;
+    float *hann, *history, *in, *power;
     fftwf_complex *out;
     fftwf_plan plan;
     long filled;     /* samples held in history (starts with window/2 leading zeros) */
@@ -66,6 +66,7 @@ static Stft stft_make(double rate, double window_ms, double hop_ms) {
     s.history = calloc(4 * s.window + BLOCK_FRAMES, sizeof(float));
     s.in = fftwf_alloc_real(s.fft_size);
     s.out = fftwf_alloc_complex(s.fft_size / 2 + 1);
+    s.power = malloc(sizeof(float) * (s.fft_size / 2 + 1));
     memset(s.in, 0, sizeof(float) * s.fft_size);
     s.plan = fftwf_plan_dft_r2c_1d(s.fft_size, s.in, s.out, FFTW_ESTIMATE | FFTW_DESTROY_INPUT);
     s.filled = s.window / 2;
@@ -78,15 +79,20 @@ static void stft_free(Stft *s) {
     fftwf_free(s->out);
     free(s->hann);
     free(s->history);
+    free(s->power);
 }
 
 static void stft_frame(Stft *s, const float *x) {
     for (int i = 0; i < s->window; i++) s->in[i] = x[i] * s->hann[i];
     for (int i = s->window; i < s->fft_size; i++) s->in[i] = 0;
     fftwf_execute(s->plan);
-    float sum = 0;
-    for (int k = 0; k <= s->fft_size / 2; k++) sum += sqrtf(s->out[k][0] * s->out[k][0] + s->out[k][1] * s->out[k][1]);
-    checksum += sum;
+    int bins = s->fft_size / 2 + 1;
+    for (int k = 0; k < bins; k++) s->power[k] = s->out[k][0] * s->out[k][0] + s->out[k][1] * s->out[k][1];
+    /* The spectrum must exist in memory, as Tactus's frames hold it. One bin a frame goes into
+     * the checksum: a sum over every bin would be a chain of dependent additions that the
+     * work itself does not need. */
+    __asm__ volatile("" : : "r"(s->power) : "memory");
+    checksum += s->power[frames_done % bins];
     frames_done++;
 }
 
