@@ -39,16 +39,7 @@ public final class BatchRunner {
         OutputTree.removeTemporaries(in: Set(plan.jobs.map(\.outputFolder)))
         let workers = min(plan.options.jobs, plan.jobs.count)
         let flush = BackgroundFlush(log: log)
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            group.enter()
-            // The main thread's usual 8 MiB: secondary threads get only 512 KiB on macOS.
-            startThread(stackSize: 8 << 20) { [self] in
-                work(stop: stop, observer: observer)
-                group.leave()
-            }
-        }
-        group.wait()
+        runOnThreads(workers) { [self] in work(stop: stop, observer: observer) }
 
         var files = plan.failures
         for (index, outcome) in outcomes.enumerated() {

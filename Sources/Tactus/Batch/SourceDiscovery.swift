@@ -139,31 +139,25 @@ public struct SourceDiscovery {
 
     /// Each file opened, in the order given: on `jobs` threads, each taking the next file.
     /// The threads open at once (not exclusively: see `AudioFileReader.init(url:exclusive:)`),
-    /// so every file refused is opened again afterwards, exclusively, for its own reason.
+    /// so every file refused with a reason is opened again afterwards, exclusively, for its own.
     private func probeAll(_ files: [FoundFile]) -> [Probe] {
         let threads = min(jobs, files.count)
         guard threads > 1 else { return files.map { probe($0) } }
         var probes = [Probe](repeating: .skipped, count: files.count)
         let lock = Lock()
         var next = 0
-        let group = DispatchGroup()
-        for _ in 0..<threads {
-            group.enter()
-            // The main thread's usual 8 MiB, as the batch's workers: decoders parse the headers
-            // of untrusted files on this stack (secondary threads get 512 KiB on macOS).
-            startThread(stackSize: 8 << 20) {
-                while true {
-                    let index: Int = lock.withLock { defer { next += 1 }; return next }
-                    guard index < files.count else { break }
-                    let outcome = probe(files[index], exclusive: false)
-                    lock.withLock { probes[index] = outcome }
-                }
-                group.leave()
+        runOnThreads(threads) {
+            while true {
+                let index: Int = lock.withLock { defer { next += 1 }; return next }
+                guard index < files.count else { return }
+                let outcome = probe(files[index], exclusive: false)
+                lock.withLock { probes[index] = outcome }
             }
         }
-        group.wait()
+        // Only a refusal carries libsndfile's words; whether a file is a source, or passed
+        // over as not audio, does not depend on them.
         for index in probes.indices {
-            if case .source = probes[index] { continue }
+            guard case .rejected = probes[index] else { continue }
             probes[index] = probe(files[index])
         }
         return probes
