@@ -109,24 +109,7 @@ extension OnsetDetector {
 
         mutating func finish() -> [DetectedOnset] {
             while judged < novelty.count { judge(judged) }
-            let loudest = levels.max() ?? -120
-            let gated = candidates.filter {
-                picker.passesGates(frame: $0.frame, levelDb: $0.levelDb, loudestDb: loudest, levels: levels)
-            }
-            var kept: [DetectedOnset] = []
-            for onset in gated {
-                guard let last = kept.last, onset.time - last.time < picker.minInterval else {
-                    kept.append(onset)
-                    continue
-                }
-                // The hit takes the precursor's place only where it is itself far enough from
-                // the onset kept before the precursor.
-                if picker.isPrecursor(last, of: onset, levels: levels),
-                   kept.count < 2 || onset.time - kept[kept.count - 2].time >= picker.minInterval {
-                    kept[kept.count - 1] = onset
-                }
-            }
-            return kept
+            return picker.onsets(from: candidates, levels: levels)
         }
 
         private mutating func judge(_ m: Int) {
