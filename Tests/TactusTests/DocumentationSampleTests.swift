@@ -121,4 +121,27 @@ final class DocumentationSampleTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(samples, 5)
     }
+
+    /// Samples that call Apple's frameworks cannot be compiled on Linux: they are fenced as
+    /// `swift-apple-sdk` (so the test above passes them over), and their article says so.
+    func testSamplesOfApplesFrameworksAreMarkedAsNotCompiledHere() throws {
+        let catalogue = Self.repository.appendingPathComponent("Sources/Tactus/Tactus.docc")
+        let appleOnly = ["import CoreHaptics", "import GameController", "import UIKit", "import AVFoundation", "CHHaptic"]
+        var marked = 0
+        for article in try FileManager.default.contentsOfDirectory(atPath: catalogue.path) where article.hasSuffix(".md") {
+            let text = try String(contentsOf: catalogue.appendingPathComponent(article), encoding: .utf8)
+            for block in text.components(separatedBy: "```swift\n").dropFirst() {
+                let code = block.components(separatedBy: "```")[0]
+                for name in appleOnly {
+                    XCTAssertFalse(code.contains(name), "\(article): a sample compiled here names \(name); fence it as swift-apple-sdk")
+                }
+            }
+            let notCompiled = text.components(separatedBy: "```swift-apple-sdk\n").count - 1
+            if notCompiled > 0 {
+                XCTAssertTrue(text.contains("not compiled here"), "\(article): says its samples are not compiled here")
+            }
+            marked += notCompiled
+        }
+        XCTAssertGreaterThanOrEqual(marked, 3, "the Core Haptics article's samples")
+    }
 }
