@@ -38,6 +38,7 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     public static let maxHz = ParameterDescriptor.number("maxHz", 1000...48000, default: 20000, unit: "Hz",
                 help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it.")
     public static let parameters: [ParameterDescriptor] = [minHz, maxHz]
+    public static let orderedPairs = [OrderedPair(minHz, below: maxHz)]
     public static let output = "centroid.hz"
     public static let weightedOutput = "centroid.weightedOctaves"
     /// Below this frequency, power counts as weight (the lows of a boom), in Hz.

@@ -45,6 +45,7 @@ enum SpectrumLimits {
     static let maxHz = ParameterDescriptor.number("maxHz", 1000...48000, default: 16000, unit: "Hz",
                 help: "Highest frequency that contributes (capped at Nyquist), so the same sound at 22.05 and 96 kHz scores alike.")
     static let parameters: [ParameterDescriptor] = [floorDb, minHz, maxHz]
+    static let orderedPairs = [OrderedPair(minHz, below: maxHz)]
 }
 
 /// Parameters of the flux methods, which compare log band levels between frames.

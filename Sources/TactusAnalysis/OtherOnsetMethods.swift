@@ -6,6 +6,7 @@ public struct HighFrequencyContent: OnsetMethod {
     public static let id = "hfc"
     public static let summary = "Rise in dB of frequency-weighted energy (bright, percussive attacks)."
     public static let parameters = SpectrumLimits.parameters
+    public static let orderedPairs = SpectrumLimits.orderedPairs
     public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
 
     private let floorDb: Float
@@ -40,6 +41,7 @@ public struct ComplexDomain: OnsetMethod {
     public static let id = "complexDomain"
     public static let summary = "Phase-and-magnitude prediction error where energy grows (soft, tonal onsets)."
     public static let parameters = SpectrumLimits.parameters
+    public static let orderedPairs = SpectrumLimits.orderedPairs
     public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(0.15)]
 
     private let floor: Float

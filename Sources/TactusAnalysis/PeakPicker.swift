@@ -62,6 +62,8 @@ public struct PeakPicker: TunablePart {
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
     public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedRiseSpreads, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb]
+    /// The attack span lies within the swell window it is compared with.
+    public static let orderedPairs = [OrderedPair(swellAttackMs, below: swellWindowMs, allowsEqual: true)]
 
     let delta: Float
     let preMax: Int, postMax: Int, preMedian: Int, postMedian: Int

@@ -48,6 +48,15 @@ extension FilePaths {
         }
     }
 
+    /// The path that leads from `folder` to `target`, both absolute and without `.`, `..` or
+    /// links: "/a/b/s.json" from "/a/c" → "../b/s.json", from "/a/b" → "s.json".
+    public static func relative(_ target: String, from folder: String) -> String {
+        let to = target.split(separator: "/"), from = folder.split(separator: "/")
+        var common = 0
+        while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
+    }
+
     /// A file name without its extension, as `NSString.deletingPathExtension` on a name:
     /// "soft.json" → "soft", "a.b.json" → "a.b", ".hidden" → ".hidden".
     public static func deletingExtension(_ name: String) -> String {

@@ -113,6 +113,39 @@ public protocol TunablePart {
     /// One line for `presets list`, help and the schema.
     static var summary: String { get }
     static var parameters: [ParameterDescriptor] { get }
+    /// Pairs of `parameters` whose values must keep their order (the two ends of a range).
+    static var orderedPairs: [OrderedPair] { get }
+}
+
+extension TunablePart {
+    public static var orderedPairs: [OrderedPair] { [] }
+}
+
+/// Two parameters of one part that are the ends of one range, so `lower` must stay below
+/// `upper` (or at most equal to it, when `allowsEqual`): a preset, `--set` or folder
+/// `tactus.json` that inverts them is refused with both keys named. Declared beside the
+/// descriptors (`TunablePart.orderedPairs`), so the schema and every checker read one list.
+public struct OrderedPair: Sendable {
+    public let lower: ParameterDescriptor
+    public let upper: ParameterDescriptor
+    /// Whether equal values are allowed (an intensity range may be one value; a scale from a
+    /// level or frequency to itself has no slope).
+    public let allowsEqual: Bool
+
+    public init(_ lower: ParameterDescriptor, below upper: ParameterDescriptor, allowsEqual: Bool = false) {
+        self.lower = lower
+        self.upper = upper
+        self.allowsEqual = allowsEqual
+    }
+
+    /// Whether `values` keep the order; names absent from `values` keep it.
+    public func holds(in values: ParameterSet) -> Bool {
+        guard case .number(let low)? = values.values[lower.name], case .number(let high)? = values.values[upper.name] else { return true }
+        return allowsEqual ? low <= high : low < high
+    }
+
+    /// The relation `upper` must have to `lower`, for messages: "below" or "at most".
+    public var relation: String { allowsEqual ? "at most" : "below" }
 }
 
 /// Validated parameter values for one part. Built once, then read-only (Vamp's `initialise`).
@@ -143,6 +176,16 @@ public struct ParameterSet: Equatable, Sendable {
     public func flag(_ descriptor: ParameterDescriptor) -> Bool {
         guard case .flag(let v)? = values[descriptor.name] else { preconditionFailure("no flag parameter \(descriptor.name)") }
         return v
+    }
+
+    /// This set with `descriptor`'s number replaced by `value`, unchecked: for values a part
+    /// derives from validated ones (such as the `feel` controls' effective values), which may
+    /// leave the range a preset may write.
+    public func replacing(_ descriptor: ParameterDescriptor, with value: Double) -> ParameterSet {
+        precondition(values[descriptor.name] != nil, "no parameter \(descriptor.name)")
+        var copy = self
+        copy.values[descriptor.name] = .number(value)
+        return copy
     }
 
     public func choice(_ descriptor: ParameterDescriptor) -> String {

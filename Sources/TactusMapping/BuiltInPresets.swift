@@ -97,16 +97,14 @@ enum BuiltInPresets {
   "name": "dialogue",
   "extends": "default",
   "description": "Voices and grunts: a gentle body that follows syllables, light transients only on strong word starts.",
+  "feel": {
+    "strengthDb": -6
+  },
   "peaks": {
     "minIntervalMs": 80
   },
   "mapping": {
-    "transients": {
-      "minIntensity": 0.2,
-      "maxIntensity": 0.5
-    },
     "intensity": {
-      "maxIntensity": 0.5,
       "mergeGapMs": 120
     },
     "sharpness": {
@@ -124,14 +122,15 @@ enum BuiltInPresets {
   "name": "explosions",
   "extends": "default",
   "description": "Explosions, crashes, thunder: one heavy transient, then a deep long rumble that fades with the tail; low sharpness.",
+  "feel": {
+    "crispness": -0.5
+  },
   "peaks": {
     "minIntervalMs": 150
   },
   "mapping": {
     "transients": {
-      "minIntensity": 0.5,
-      "lowOctaves": 6.5,
-      "highOctaves": 12
+      "minIntensity": 0.5
     },
     "intensity": {
       "floorDb": -60,
@@ -206,6 +205,9 @@ enum BuiltInPresets {
   "name": "ui",
   "extends": "default",
   "description": "Clicks, taps, toggles: light precise transients only, no continuous buzz; absolute levels so a soft tick stays soft.",
+  "feel": {
+    "crispness": 0.25
+  },
   "mapping": {
     "loudness": {
       "normalization": "absolute"
@@ -219,10 +221,6 @@ enum BuiltInPresets {
     },
     "intensity": {
       "enabled": false
-    },
-    "sharpness": {
-      "lowHz": 300,
-      "highHz": 8000
     }
   }
 }

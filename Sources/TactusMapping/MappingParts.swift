@@ -32,6 +32,8 @@ public enum TransientSettings: TunablePart {
                 help: "weightedCentroid value that maps to sharpness 1.")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, minIntensity, maxIntensity,
                                                            attackWindowMs, sharpnessFrom, lowOctaves, highOctaves]
+    public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb), OrderedPair(minIntensity, below: maxIntensity, allowsEqual: true),
+                                      OrderedPair(lowOctaves, below: highOctaves)]
 }
 
 /// The continuous intensity curve from the loudness envelope.
@@ -51,6 +53,7 @@ public enum IntensitySettings: TunablePart {
     public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
     public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.05, help: "Largest error of the simplified curve, in intensity units (0.05 of the default 0…0.8 over −50…0 dB is 3.1 dB).")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
+    public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb)]
 }
 
 /// The sharpness curve from the spectral centroid.
@@ -62,4 +65,5 @@ public enum SharpnessSettings: TunablePart {
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
     public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.025, help: "Largest error of the simplified curve, in sharpness units (0.025 of the default 150 Hz…6 kHz scale is 0.13 octave).")
     public static let parameters: [ParameterDescriptor] = [lowHz, highHz, smoothingMs, tolerance]
+    public static let orderedPairs = [OrderedPair(lowHz, below: highHz)]
 }

@@ -56,6 +56,18 @@ public struct PresetLibrary {
         return found.isEmpty ? compiledIn : PresetLibrary(directories: found)
     }
 
+    /// The preset schema (`PresetSchema.fileName`) in the first directory that holds one, as
+    /// a `$schema` reference from `folder`: a relative path, so a preset written there finds
+    /// it (and keeps finding it when the tree moves as a whole); nil when no directory holds
+    /// one (the compiled-in presets alone).
+    public func schemaReference(from folder: URL) -> String? {
+        let schema = directories.map { $0.appendingPathComponent(PresetSchema.fileName) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+        guard let schema else { return nil }
+        func canonical(_ url: URL) -> String { url.standardizedFileURL.resolvingSymlinksInPath().path }
+        return FilePaths.relative(canonical(schema), from: canonical(folder))
+    }
+
     /// Where a preset's text comes from.
     public enum Location: Equatable {
         case file(URL)

@@ -4,15 +4,17 @@ import TactusCore
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
 /// init`), and a listing of every value with where it came from (`presets show`).
 public enum PresetPrinter {
-    /// A complete preset holding every parameter, in section order, ready to edit.
+    /// A complete preset holding every parameter as declared (the `feel` controls and the
+    /// values they move, not the values they make), in section order, ready to edit.
+    /// - Parameter schema: the `$schema` reference, as the file's folder reaches the schema.
     public static func json(_ preset: ResolvedPreset, name: String, description: String,
-                            extends: String? = nil) -> String {
-        var lines = ["{", "  \"$schema\": \"preset.schema.json\",", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
+                            extends: String? = nil, schema: String = PresetSchema.fileName) -> String {
+        var lines = ["{", "  \"$schema\": \(JSONText.quote(schema)),", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
                      "  \"name\": \(JSONText.quote(name)),", "  \"description\": \(JSONText.quote(description)),"]
         if let extends { lines.append("  \"extends\": \(JSONText.quote(extends)),") }
         var groups: [(String, [String])] = []  // (top-level key, rendered body lines)
         for section in PresetSections.all {
-            let set = preset.parameters(section.path)
+            let set = preset.declaredParameters(section.path)
             var entries: [String] = []
             if section.path == PresetSections.onset {
                 entries.append("\"\(PresetSections.methodKey)\": \(JSONText.quote(preset.onsetMethod.id))")
@@ -42,23 +44,39 @@ public enum PresetPrinter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `section.key = value    (origin)` for every value, in section order.
+    /// Every value in section order: `section.key = value    (origin)`, then, when the `feel`
+    /// controls change it, `→ value (feel)`, what the part runs with; each followed by an
+    /// indented line with the parameter's description and unit.
     public static func origins(_ preset: ResolvedPreset) -> [String] {
-        var rows: [(String, String)] = [("onset.method = \"\(preset.onsetMethod.id)\"", preset.origins["onset.method"] ?? "")]
+        var rows: [(value: String, origin: String, help: String)] = [
+            ("onset.method = \"\(preset.onsetMethod.id)\"", "(\(preset.origins["onset.method"] ?? "default"))", "Onset detection method: \(preset.onsetMethod.summary)"),
+        ]
         for section in PresetSections.all {
-            let set = preset.parameters(section.path)
+            let declared = preset.declaredParameters(section.path), effective = preset.parameters(section.path)
             for d in section.descriptors(preset.onsetMethod) {
                 let key = "\(section.path).\(d.name)"
-                rows.append(("\(key) = \(set.values[d.name]!)", preset.origins[key] ?? "default"))
+                var origin = "(\(preset.origins[key] ?? "default"))"
+                if let played = effective.values[d.name], played != declared.values[d.name] {
+                    origin += " → \(played.roundedForDisplay) (feel)"
+                }
+                rows.append(("\(key) = \(declared.values[d.name]!)", origin, d.help + (d.unit.isEmpty ? "" : " Unit: \(d.unit).")))
             }
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padded(toLength: width + 2) + "(\($0.1))" }
+        let width = rows.map(\.value.count).max() ?? 0
+        return rows.flatMap { [$0.value.padded(toLength: width + 2) + $0.origin, "    " + $0.help] }
     }
 
     private static func render(_ entries: [String], indent: Int) -> [String] {
         entries.enumerated().map { i, e in
             String(repeating: " ", count: indent) + e + (i == entries.count - 1 ? "" : ",")
         }
+    }
+}
+
+private extension ParameterValue {
+    /// A derived number to 4 decimal places (a gain in dB gives long fractions).
+    var roundedForDisplay: String {
+        guard case .number(let v) = self else { return description }
+        return JSONText.shortest((v * 10_000).rounded() / 10_000)
     }
 }

@@ -9,11 +9,20 @@ import TactusCore
 /// Onset parameters depend on the method; the schema lists every method's parameters
 /// (each with its own help) and checks `method` against the known ids. The resolver is
 /// stricter: it refuses a parameter that the selected method does not have.
+///
+/// Pairs that must keep their order (`OrderedPair`) cannot be said in standard JSON Schema;
+/// each section lists them under the annotation keyword `x-tactus-orderedPairs`, as
+/// `{"lower": name, "upper": name, "allowsEqual": bool}`, for editors and pages that read it.
 public enum PresetSchema {
+    /// The schema's file name, beside the shipped presets.
+    public static let fileName = "preset.schema.json"
+    /// The annotation keyword listing a section's ordered pairs.
+    public static let orderedPairsKeyword = "x-tactus-orderedPairs"
+
     public static func json() -> String {
         var root: [(String, String)] = [
             ("$schema", JSONText.quote("https://json-schema.org/draft/2020-12/schema")),
-            ("$id", JSONText.quote("preset.schema.json")),
+            ("$id", JSONText.quote(fileName)),
             ("title", JSONText.quote("Tactus preset")),
             ("description", JSONText.quote("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
             ("type", JSONText.quote("object")),
@@ -49,20 +58,29 @@ public enum PresetSchema {
 
     private static func sectionSchema(_ section: PresetSections.Section) -> String {
         var properties: [(String, String)] = []
+        var pairs: [OrderedPair] = []
         if section.path == PresetSections.onset {
             let ids = OnsetMethods.all.map { JSONText.quote($0.id) }.joined(separator: ", ")
             properties.append((PresetSections.methodKey, object([("enum", "[\(ids)]"), ("description", JSONText.quote("Onset detection method."))])))
-            var seen = Set<String>()
+            var seen = Set<String>(), seenPairs = Set<String>()
             for method in OnsetMethods.all {
                 for d in method.parameters where seen.insert(d.name).inserted {
                     properties.append((d.name, parameterSchema(d)))
                 }
+                pairs += section.orderedPairs(method).filter { seenPairs.insert($0.lower.name + "<" + $0.upper.name).inserted }
             }
         } else {
             for d in section.descriptors(SuperFlux.self) { properties.append((d.name, parameterSchema(d))) }
+            pairs = section.orderedPairs(SuperFlux.self)
         }
-        return object([("type", JSONText.quote("object")), ("description", JSONText.quote(section.summary)),
-                       ("additionalProperties", "false"), ("properties", object(properties))])
+        var fields = [("type", JSONText.quote("object")), ("description", JSONText.quote(section.summary)),
+                      ("additionalProperties", "false"), ("properties", object(properties))]
+        if !pairs.isEmpty {
+            let list = pairs.map { object([("lower", JSONText.quote($0.lower.name)), ("upper", JSONText.quote($0.upper.name)),
+                                           ("allowsEqual", $0.allowsEqual ? "true" : "false")]) }
+            fields.append((orderedPairsKeyword, "[" + list.joined(separator: ", ") + "]"))
+        }
+        return object(fields)
     }
 
     private static func parameterSchema(_ d: ParameterDescriptor) -> String {

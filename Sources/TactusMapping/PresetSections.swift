@@ -11,15 +11,19 @@ public enum PresetSections {
         public let summary: String
         /// Descriptors for this section; for `onset` they depend on the method.
         public let descriptors: (any OnsetMethod.Type) -> [ParameterDescriptor]
+        /// Pairs of this section's parameters that must keep their order; for `onset` they
+        /// depend on the method.
+        public let orderedPairs: (any OnsetMethod.Type) -> [OrderedPair]
     }
 
     public static let onset = "onset"
     public static let methodKey = "method"
 
     public static let all: [Section] = [
+        fixed(FeelSettings.self),
         fixed(FrameSettings.self),
         Section(path: onset, summary: "Onset detection method (selected by \"method\") and its parameters.",
-                descriptors: { $0.parameters }),
+                descriptors: { $0.parameters }, orderedPairs: { $0.orderedPairs }),
         fixed(PeakPicker.self),
         fixed(AttackLocator.self),
         fixed(CentroidAnalyzer.self),
@@ -29,7 +33,8 @@ public enum PresetSections {
         fixed(SharpnessSettings.self),
         fixed(OutputSettings.self),
     ] + BuiltInFormats.all.filter { !$0.parameters.isEmpty }.map { format in
-        Section(path: BuiltInFormats.sectionPath(format), summary: format.summary, descriptors: { _ in format.parameters })
+        Section(path: BuiltInFormats.sectionPath(format), summary: format.summary, descriptors: { _ in format.parameters },
+                orderedPairs: { _ in [] })
     }
 
     public static func named(_ path: String) -> Section? {
@@ -37,6 +42,7 @@ public enum PresetSections {
     }
 
     private static func fixed(_ part: any TunablePart.Type) -> Section {
-        Section(path: part.id, summary: part.summary, descriptors: { _ in part.parameters })
+        Section(path: part.id, summary: part.summary, descriptors: { _ in part.parameters },
+                orderedPairs: { _ in part.orderedPairs })
     }
 }

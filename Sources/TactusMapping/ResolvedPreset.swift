@@ -9,7 +9,11 @@ public struct ResolvedPreset {
     /// Files of the chain, the preset itself first, then its parents.
     public let chain: [String]
     public let onsetMethod: any OnsetMethod.Type
-    /// Validated parameters by section path.
+    /// Validated parameters by section path, as the preset chain and overrides declare them
+    /// (what `presets init` writes back and a saved preset holds).
+    public let declaredSections: [String: ParameterSet]
+    /// The values the parts run with, by section path: `declaredSections` with the `feel`
+    /// controls applied (`FeelSettings.effective`); equal to them while `feel` is at 0.
     public let sections: [String: ParameterSet]
     /// Where each value came from, by `section.key`: "default", "method superflux", a file, or "--set".
     public let origins: [String: String]
@@ -54,6 +58,8 @@ public struct ResolvedPreset {
 
         var sections: [String: ParameterSet] = [:]
         var origins: [String: String] = ["onset.method": methodSource]
+        // Index in `files` of the file that set each `section.key` last (absent: a default).
+        var setBy: [String: Int] = [:]
         for section in PresetSections.all {
             let descriptors = section.descriptors(method)
             var given: [String: ParameterValue] = [:]
@@ -80,16 +86,33 @@ public struct ResolvedPreset {
                     }
                     given[key] = value
                     origins["\(section.path).\(key)"] = file.displayName
+                    setBy["\(section.path).\(key)"] = index
                 }
             }
-            sections[section.path] = try ParameterSet(descriptors, given)
+            let set = try ParameterSet(descriptors, given)
+            for pair in section.orderedPairs(method) where !pair.holds(in: set) {
+                let lower = "\(section.path).\(pair.lower.name)", upper = "\(section.path).\(pair.upper.name)"
+                // The later of the two settings is the one that broke the order.
+                let blamed = [setBy[lower], setBy[upper]].compactMap { $0 }.max().map { files[$0].displayName } ?? leaf.displayName
+                throw PresetError(file: blamed, "\(lower) = \(set.values[pair.lower.name]!) must be \(pair.relation) "
+                                  + "\(upper) = \(set.values[pair.upper.name]!)")
+            }
+            sections[section.path] = set
         }
-        self.sections = sections
+        declaredSections = sections
+        self.sections = FeelSettings.effective(sections)
         self.origins = origins
     }
 
+    /// The values `section`'s part runs with (after the `feel` controls).
     public func parameters(_ section: String) -> ParameterSet {
         guard let set = sections[section] else { preconditionFailure("no preset section \(section)") }
+        return set
+    }
+
+    /// `section`'s values as the preset declares them (before the `feel` controls).
+    public func declaredParameters(_ section: String) -> ParameterSet {
+        guard let set = declaredSections[section] else { preconditionFailure("no preset section \(section)") }
         return set
     }
 
@@ -104,11 +127,13 @@ public struct ResolvedPreset {
                      intensity: parameters(IntensitySettings.id), sharpness: parameters(SharpnessSettings.id))
     }
 
-    /// Every resolved value as `section.key = value`, sorted: the canonical text that the
-    /// hash covers, so two runs agree on "same preset" exactly when every value agrees.
+    /// Every value the parts run with as `section.key = value`, sorted: the canonical text
+    /// that the hash covers, so two runs agree on "same preset" exactly when every value
+    /// agrees. The `feel` controls count through the values they move (they are not listed
+    /// themselves), so presets that play alike hash alike and `feel` at 0 changes no hash.
     public var canonicalLines: [String] {
         var lines = ["onset.method = \"\(onsetMethod.id)\""]
-        for section in PresetSections.all {
+        for section in PresetSections.all where section.path != FeelSettings.id {
             let set = parameters(section.path)
             for key in set.values.keys.sorted() { lines.append("\(section.path).\(key) = \(set.values[key]!)") }
         }

@@ -12,7 +12,7 @@ struct Presets: ParsableCommand {
         Examples:
           tactus presets list
           tactus presets show impacts --set peaks.delta=2
-          tactus presets init --from impacts > mine.json
+          tactus presets init --from impacts -o mine.json
           tactus presets validate mine.json
           tactus presets schema > Presets/preset.schema.json
         """,
@@ -35,7 +35,7 @@ struct Presets: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Print a preset fully resolved, with where each value came from.")
+            abstract: "Print a preset fully resolved: each value, where it came from, what the feel controls make of it, and what it means.")
 
         @Argument(help: "Preset name or path.")
         var preset: String
@@ -76,7 +76,10 @@ struct Presets: ParsableCommand {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "init",
-            abstract: "Print a complete preset with every parameter, ready to edit.")
+            abstract: "Write a complete preset with every parameter, ready to edit.",
+            discussion: """
+            Its "$schema" names the preset schema beside the presets found (`tactus presets list`) by a path relative to the folder the preset is written to: the folder of --output, or the current folder when printed.
+            """)
 
         @Option(help: "Start from this preset's resolved values.")
         var from: String = "default"
@@ -84,10 +87,35 @@ struct Presets: ParsableCommand {
         @Option(help: "Name of the new preset.")
         var name: String = "my-preset"
 
+        @Option(name: [.short, .long], help: ArgumentHelp("Write the preset to this file (refused if it exists) instead of standard output.",
+                                                          valueName: "file"))
+        var output: String?
+
         func run() throws {
             let resolved = try resolvePreset(from, overrides: [])
-            print(PresetPrinter.json(resolved, name: name, description: "Started from \(resolved.name)."),
-                  terminator: "")
+            let destination = output.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            let folder = destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            let schema = PresetLibrary.standard().schemaReference(from: folder)
+            if schema == nil {
+                report("no \(PresetSchema.fileName) beside the presets (write one with `tactus presets schema > \(PresetSchema.fileName)` next to the new preset)")
+            }
+            let text = PresetPrinter.json(resolved, name: name, description: "Started from \(resolved.name).",
+                                          schema: schema ?? PresetSchema.fileName)
+            guard let destination else { return print(text, terminator: "") }
+            guard !FileManager.default.fileExists(atPath: destination.path) else {
+                report(FileError(file: destination.path, reason: "already exists", hint: "remove it or choose another name"))
+                throw ExitCode(64)
+            }
+            let log = CommittedFiles()
+            do {
+                let file = StagedFile(destination)
+                try file.write(text)
+                try file.commit(recordingIn: log)
+            } catch {
+                report(error)
+                throw ExitCode(1)
+            }
+            for problem in log.flush() { report(problem) }
         }
     }
 
