@@ -183,7 +183,8 @@ public struct HapticMapper {
                 if pieceEnd > start, first <= last {
                     result.append((start, pieceEnd, first..<last + 1))
                 }
-                guard let silence else { break }
+                // A sound starting after this span is left for the next span.
+                guard let silence, silence.time < end else { break }
                 start = silence.time
                 first = Int((start / hop - 1e-9).rounded(.up))
                 next += 1

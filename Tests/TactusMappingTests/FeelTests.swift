@@ -66,12 +66,11 @@ final class FeelTests: XCTestCase {
 
     func testAClickAfterDigitalSilenceGetsNothingBeforeIt() throws {
         let lead = Int(0.0193 * Self.rate)
-        let samples = [Float](repeating: 0, count: lead) + clang(amplitude: 0.8) + [Float](repeating: 0, count: Int(0.3 * Self.rate))
-            + clang(amplitude: 0.5)
-        let (analysis, track) = try track(samples)
+        let head = [Float](repeating: 0, count: lead) + clang(amplitude: 0.8) + [Float](repeating: 0, count: Int(0.3 * Self.rate))
+        let (analysis, track) = try track(head + clang(amplitude: 0.5))
         let first = Double(lead) / Self.rate
-        let second = Double(lead + Int(0.7 * Self.rate)) / Self.rate
-        XCTAssertEqual(analysis.soundStarts.map(\.time), [first, second].map { ($0 * Self.rate).rounded() / Self.rate })
+        let second = Double(head.count) / Self.rate
+        XCTAssertEqual(analysis.soundStarts.map(\.time), [first, second])
         XCTAssertFalse(track.regions.isEmpty)
         for region in track.regions {
             XCTAssertTrue(region.start >= first, "a region starts at \(region.start), before the sound at \(first)")
