@@ -64,10 +64,14 @@ realcorpus:
 	python3 scripts/realcorpus/make_realcorpus.py
 
 # Tactus on both halves of the real-sound corpus beside librosa and aubio, per condition and
-# per category (transient sharpness and intensity); writes realcorpus/report.md.
+# per category (transient sharpness and intensity); writes realcorpus/report.md. Then how the
+# one-shots feel against how they sound (scripts/realcorpus/feel.py: loudness across files,
+# body sharpness per category, lead before the first audible sample, the body around transients).
 eval-real: build realcorpus
 	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
+	@python3 -c "import pyloudnorm" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	python3 scripts/realcorpus/evaluate.py --tactus .build/$(CONFIG)/tactus
+	python3 scripts/realcorpus/feel.py --tactus .build/$(CONFIG)/tactus
 
 # Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).

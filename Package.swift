@@ -29,6 +29,8 @@ let package = Package(
                        providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128",
+                       providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
 
         // The platform layer, re-exported by TactusCore: FoundationEssentials on Linux (no ICU in
         // the binary), Foundation on Apple platforms, Dispatch and the C library.
@@ -44,8 +46,8 @@ let package = Package(
         .target(name: "TactusAndroid", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
-        // STFT on FFTW, analyzers, peak picking.
-        .target(name: "TactusAnalysis", dependencies: ["CFFTW", "TactusCore"]),
+        // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
+        .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
         // Presets and the mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP", "TactusHaptic", "TactusAndroid"]),
         // Pipeline, registry, batch: the library users import.

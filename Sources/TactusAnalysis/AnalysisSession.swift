@@ -50,6 +50,11 @@ public struct AnalysisResult {
     /// Per-frame outputs by name (`rms.db`, `centroid.hz`, `onset.novelty`, `onset.threshold`).
     public var features: [String: [Float]]
     public var onsets: [DetectedOnset]
+    /// The loudest momentary loudness (BS.1770, 400 ms) of the signal, in LUFS;
+    /// `LoudnessMeter.silentLufs` for silence.
+    public var loudestMomentaryLufs: Double
+    /// Where each sound begins (`SoundStarts`): no onset lies in the silence before one.
+    public var soundStarts: [SoundStarts.Start]
 
     public var duration: Double { Double(sampleCount) / sampleRate }
 
@@ -74,6 +79,8 @@ public final class AnalysisSession {
     private let centroid: CentroidAnalyzer
     private let onsets: OnsetDetector
     private var dcBlocker: DCBlocker
+    private let loudness: LoudnessMeter
+    private let starts: SoundStarts
     /// The current chunk with its DC removed.
     private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
     /// Samples pushed so far.
@@ -90,6 +97,8 @@ public final class AnalysisSession {
             geometry: geometry)
         centroid = CentroidAnalyzer(parameters: configuration.centroid)
         dcBlocker = DCBlocker(sampleRate: sampleRate)
+        loudness = LoudnessMeter(sampleRate: sampleRate)
+        starts = SoundStarts(sampleRate: sampleRate, blockLength: geometry.hop)
     }
 
     /// Samples handed on at once; the onset history is sized to cover one such chunk beyond
@@ -98,6 +107,8 @@ public final class AnalysisSession {
 
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         sampleCount += samples.count
+        loudness.push(samples)
+        starts.push(samples)
         var start = 0
         while start < samples.count {
             // The blocker may add up to three samples held from the previous piece.
@@ -127,11 +138,31 @@ public final class AnalysisSession {
     public func finish() -> AnalysisResult {
         analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) })
         stft.finish(analyse)
-        let detected = onsets.finish()
+        let soundStarts = starts.finish()
+        let detected = Self.afterSilences(onsets.finish(), soundStarts, sampleRate: geometry.sampleRate)
         var features: [String: [Float]] = [:]
         for analyzer in [level, centroid, onsets] as [FrameAnalyzer] { features.merge(analyzer.outputs) { $1 } }
         return AnalysisResult(sampleRate: geometry.sampleRate, sampleCount: sampleCount,
-                              hopSeconds: geometry.hopSeconds, features: features, onsets: detected)
+                              hopSeconds: geometry.hopSeconds, features: features, onsets: detected,
+                              loudestMomentaryLufs: loudness.loudestLufs(), soundStarts: soundStarts)
+    }
+
+    /// The onsets, each one that lies in the silence before a sound moved onto that sound's
+    /// first audible sample (an attack placed a few milliseconds early by its frame must not
+    /// be felt before it is heard); of onsets that land together, the first is kept.
+    static func afterSilences(_ detected: [DetectedOnset], _ starts: [SoundStarts.Start], sampleRate: Double) -> [DetectedOnset] {
+        var result: [DetectedOnset] = []
+        for var onset in detected {
+            let next = starts.partitioningIndex { $0.time > onset.time }
+            if next < starts.count, starts[next].silenceStart <= onset.time {
+                let start = starts[next]
+                onset.time = start.time
+                onset.sample = Int((start.time * sampleRate).rounded())
+            }
+            if let last = result.last, last.time >= onset.time { continue }
+            result.append(onset)
+        }
+        return result
     }
 
     /// Hands the first `count` samples of `filtered` to the onset history and the STFT.

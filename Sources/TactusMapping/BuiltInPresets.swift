@@ -48,8 +48,11 @@ enum BuiltInPresets {
   },
   "mapping": {
     "loudness": {
-      "normalization": "perFile",
-      "silenceDb": -80
+      "normalization": "loudness",
+      "silenceDb": -80,
+      "floorLufs": -35,
+      "ceilingLufs": -8,
+      "floorGain": 0.3
     },
     "transients": {
       "enabled": true,
@@ -77,6 +80,9 @@ enum BuiltInPresets {
       "tolerance": 0.05
     },
     "sharpness": {
+      "from": "weightedCentroid",
+      "lowOctaves": 6.5,
+      "highOctaves": 10.5,
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
@@ -108,8 +114,6 @@ enum BuiltInPresets {
       "mergeGapMs": 120
     },
     "sharpness": {
-      "lowHz": 100,
-      "highHz": 4000,
       "smoothingMs": 30
     }
   }
@@ -138,8 +142,8 @@ enum BuiltInPresets {
       "mergeGapMs": 200
     },
     "sharpness": {
-      "lowHz": 60,
-      "highHz": 10000,
+      "lowOctaves": 7.5,
+      "highOctaves": 11.5,
       "smoothingMs": 40
     }
   }
@@ -151,7 +155,7 @@ enum BuiltInPresets {
   "schemaVersion": 1,
   "name": "impacts",
   "extends": "default",
-  "description": "Hits, punches, gunshots: crisp strong transients, a short tight body, brighter sharpness.",
+  "description": "Hits, punches, gunshots: crisp strong transients, a short tight body.",
   "mapping": {
     "transients": {
       "minIntensity": 0.45,
@@ -160,10 +164,6 @@ enum BuiltInPresets {
     "intensity": {
       "maxIntensity": 0.7,
       "minRegionMs": 40
-    },
-    "sharpness": {
-      "lowHz": 200,
-      "highHz": 5000
     }
   }
 }

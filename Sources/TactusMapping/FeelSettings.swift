@@ -16,12 +16,13 @@ import TactusCore
 /// | `strengthDb`, `transientsDb` | `mapping.transients.minIntensity`, `maxIntensity` | `x' = min(1, gT·x)`, `gT = 10^((strengthDb + transientsDb)/20)` |
 /// | `strengthDb`, `bodyDb` | `mapping.intensity.maxIntensity` | `x' = min(1, gB·x)`, `gB = 10^((strengthDb + bodyDb)/20)` |
 /// | | `mapping.intensity.gate`, `tolerance` | `x' = r·x`, `r = maxIntensity'/maxIntensity` (the same regions and curve points, each intensity × r) |
-/// | `crispness` | `mapping.transients.lowOctaves`, `highOctaves` | `x' = x − s`, `s = 2·crispness` octaves |
-/// | | `mapping.sharpness.lowHz`, `highHz` | `x' = x·2^(−s)` |
+/// | `crispness` | `mapping.transients.lowOctaves`, `highOctaves`, `mapping.sharpness.lowOctaves`, `highOctaves` | `x' = x − s`, `s = 2·crispness` octaves |
+/// | | `mapping.sharpness.lowHz`, `highHz` (its `centroid` scale) | `x' = x·2^(−s)` |
 /// | `density` | `peaks.delta`, `minRiseDb`, `weakRiseDb`, `jumpDb`, `bedJumpDb`, `bedRiseSpreads` | `x' = f·x`, `f = 4^(−density)` |
 ///
 /// A crispness shift of `s` octaves raises transient sharpness by `s / (highOctaves − lowOctaves)`
-/// and body sharpness by `s / log2(highHz / lowHz)` before clipping to 0…1, so both move the same
+/// and body sharpness by `s / (highOctaves − lowOctaves)` of its own scale (`s / log2(highHz / lowHz)`
+/// on the `centroid` scale) before clipping to 0…1, so both move the same
 /// way. Effective values may leave the ranges a preset may write (a 6 kHz `highHz` two octaves
 /// up is 24 kHz); the scales stay well defined.
 public enum FeelSettings: TunablePart {
@@ -34,7 +35,7 @@ public enum FeelSettings: TunablePart {
     public static let bodyDb = ParameterDescriptor.number("bodyDb", -40...12, default: 0, unit: "dB",
                 help: "Body amount against the transients, on top of strengthDb: mapping.intensity.maxIntensity × 10^(bodyDb/20), capped at 1, with its gate and tolerance scaled alike (to remove the body, set mapping.intensity.enabled false).")
     public static let crispness = ParameterDescriptor.number("crispness", -1...1, default: 0,
-                help: "Roundness (−1) to crispness (+1) of transients and body together: every brightness → sharpness scale shifts 2 × crispness octaves down (mapping.transients.lowOctaves/highOctaves − 2·crispness, mapping.sharpness.lowHz/highHz × 4^(−crispness)), so the same sound plays sharper; +0.5 adds 0.18 to a transient's sharpness on the default scales and 0.19 to the body's.")
+                help: "Roundness (−1) to crispness (+1) of transients and body together: every brightness → sharpness scale shifts 2 × crispness octaves down (mapping.transients and mapping.sharpness lowOctaves/highOctaves − 2·crispness, mapping.sharpness.lowHz/highHz × 4^(−crispness)), so the same sound plays sharper; +0.5 adds 0.18 to a transient's sharpness on the default scales and 0.25 to the body's.")
     public static let density = ParameterDescriptor.number("density", -1...1, default: 0,
                 help: "Transient density (analysis side: changes which onsets the analysis finds): the peak picker's thresholds (peaks.delta, minRiseDb, weakRiseDb, jumpDb, bedJumpDb, bedRiseSpreads) × 4^(−density); +1 quarters them (more, softer onsets), −1 quadruples them (only clear attacks).")
     public static let parameters: [ParameterDescriptor] = [strengthDb, transientsDb, bodyDb, crispness, density]
@@ -78,9 +79,12 @@ public enum FeelSettings: TunablePart {
             sections[IntensitySettings.id] = body
         }
         if var sharpness = sections[SharpnessSettings.id] {
-            let factor = pow(2, -octavesPerCrispness * feel.number(crispness))
+            let shift = octavesPerCrispness * feel.number(crispness)
+            for d in [SharpnessSettings.lowOctaves, SharpnessSettings.highOctaves] {
+                sharpness = sharpness.replacing(d, with: sharpness.number(d) - shift)
+            }
             for d in [SharpnessSettings.lowHz, SharpnessSettings.highHz] {
-                sharpness = sharpness.replacing(d, with: factor * sharpness.number(d))
+                sharpness = sharpness.replacing(d, with: pow(2, -shift) * sharpness.number(d))
             }
             sections[SharpnessSettings.id] = sharpness
         }

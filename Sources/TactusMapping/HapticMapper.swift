@@ -8,12 +8,16 @@ import TactusCore
 public struct HapticMapper {
     let perFile: Bool
     let silenceDb: Double
+    /// nil unless `normalization` is `loudness`: the sound's strength from its loudness.
+    let strength: LoudnessStrength?
     let transients: ParameterSet
     let intensity: ParameterSet
     let sharpness: ParameterSet
 
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
-        perFile = loudness.choice(LoudnessSettings.normalization) == "perFile"
+        let normalization = loudness.choice(LoudnessSettings.normalization)
+        perFile = normalization != "absolute"
+        strength = normalization == "loudness" ? LoudnessStrength(loudness) : nil
         silenceDb = loudness.number(LoudnessSettings.silenceDb)
         self.transients = transients
         self.intensity = intensity
@@ -33,11 +37,12 @@ public struct HapticMapper {
         let reference = Float(perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
         let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
+        let gain = strength?(analysis.loudestMomentaryLufs) ?? 1
         if transients.flag(TransientSettings.enabled) {
-            track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness)
+            track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
         }
         if intensity.flag(IntensitySettings.enabled) {
-            track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness)
+            track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
         }
         return track
     }
@@ -45,7 +50,7 @@ public struct HapticMapper {
     // MARK: Transients
 
     private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
-                               brightness: [Float]) -> [HapticTrack.Transient] {
+                               brightness: [Float], gain: Double) -> [HapticTrack.Transient] {
         let scale = DecibelScale(floorDb: transients.number(TransientSettings.floorDb), ceilingDb: transients.number(TransientSettings.ceilingDb),
                                  gamma: transients.number(TransientSettings.gamma))
         let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
@@ -75,7 +80,7 @@ public struct HapticMapper {
                 total += w
             }
             let sharp = total > 0 ? weighted / total : Double(attackBrightness(frames.lowerBound))
-            return HapticTrack.Transient(time: onset.time, intensity: low + (high - low) * scale(level),
+            return HapticTrack.Transient(time: onset.time, intensity: gain * (low + (high - low) * scale(level)),
                                          sharpness: sharp)
         }
     }
@@ -90,12 +95,21 @@ public struct HapticMapper {
 
     // MARK: Sharpness
 
-    /// Sharpness per frame: log-mapped centroid, held through frames too quiet to have a
-    /// meaningful brightness, then smoothed.
+    /// Sharpness per frame: the brightness `mapping.sharpness.from` names, mapped onto 0…1,
+    /// held through frames too quiet to have a meaningful brightness, then smoothed.
     private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
-        let scale = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
         let audible = Float(intensity.number(IntensitySettings.floorDb))
-        let centroids = analysis.feature(CentroidAnalyzer.output)
+        let centroids: [Float], scale: (Double) -> Double
+        if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
+            let lowest = sharpness.number(SharpnessSettings.lowOctaves)
+            let span = max(0.1, sharpness.number(SharpnessSettings.highOctaves) - lowest)
+            centroids = analysis.feature(CentroidAnalyzer.weightedOutput)
+            scale = { min(1, max(0, ($0 - lowest) / span)) }
+        } else {
+            centroids = analysis.feature(CentroidAnalyzer.output)
+            let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
+            scale = { hz($0) }
+        }
         var held: Float?
         var values = [Float](repeating: 0, count: centroids.count)
         for k in centroids.indices {
@@ -113,7 +127,7 @@ public struct HapticMapper {
     // MARK: Continuous regions
 
     private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Float],
-                            brightness: [Float]) -> [HapticTrack.ContinuousRegion] {
+                            brightness: [Float], gain: Double) -> [HapticTrack.ContinuousRegion] {
         let hop = analysis.hopSeconds
         let scale = DecibelScale(floorDb: intensity.number(IntensitySettings.floorDb), ceilingDb: intensity.number(IntensitySettings.ceilingDb),
                                  gamma: intensity.number(IntensitySettings.gamma))
@@ -127,15 +141,19 @@ public struct HapticMapper {
                                mergeGap: Int(intensity.number(IntensitySettings.mergeGapMs) / 1000 / hop),
                                minLength: Int(intensity.number(IntensitySettings.minRegionMs) / 1000 / hop))
         follower.smooth(&values)
-        let duration = analysis.duration
-        return spans.map { span in
-            let start = Double(span.lowerBound) * hop
-            let end = min(duration, Double(span.upperBound) * hop)
+        if gain != 1 {
+            let gain = Float(gain)
+            for k in values.indices { values[k] *= gain }
+        }
+        return pieces(of: spans, hop: hop, duration: analysis.duration, starts: analysis.soundStarts).map { piece in
+            let (start, end, frames) = piece
             // Simplified as they are read: an hour-long region is never held point by point.
-            func curve(_ frames: [Float], tolerance: Double) -> [HapticTrack.Point] {
-                CurveSimplifier.simplify(count: span.count, tolerance: tolerance) { i in
-                    let k = span.lowerBound + i
-                    return HapticTrack.Point(time: min(end, Double(k) * hop), value: Double(frames[k]))
+            // The first point sits on the region's start, which a sound's start may put
+            // between frames: it takes the first frame's value, so the attack stays sharp.
+            func curve(_ values: [Float], tolerance: Double) -> [HapticTrack.Point] {
+                CurveSimplifier.simplify(count: frames.count, tolerance: tolerance) { i in
+                    let k = frames.lowerBound + i
+                    return HapticTrack.Point(time: i == 0 ? start : min(end, Double(k) * hop), value: Double(values[k]))
                 }
             }
             return HapticTrack.ContinuousRegion(
@@ -143,6 +161,36 @@ public struct HapticMapper {
                 intensity: fade(curve(values, tolerance: intensity.number(IntensitySettings.tolerance)), start: start, end: end),
                 sharpness: curve(brightness, tolerance: sharpness.number(SharpnessSettings.tolerance)))
         }
+    }
+
+    /// The regions' time spans, with the frames whose values they draw: each frame span
+    /// from its first frame's time to its end (at most `duration`), cut by every silence
+    /// before a sound's start (`SoundStarts`) so that no region plays in it: a region
+    /// beginning in such a silence begins at the sound's first audible sample instead, and
+    /// one that runs across it ends where the silence begins. Pieces with no frame are dropped.
+    func pieces(of spans: [Range<Int>], hop: Double, duration: Double,
+                starts: [SoundStarts.Start]) -> [(start: Double, end: Double, frames: Range<Int>)] {
+        var result: [(start: Double, end: Double, frames: Range<Int>)] = []
+        var next = 0
+        for span in spans {
+            var start = Double(span.lowerBound) * hop, first = span.lowerBound
+            let end = min(duration, Double(span.upperBound) * hop)
+            while next < starts.count, starts[next].time <= start { next += 1 }
+            while start < end {
+                let silence = next < starts.count && starts[next].silenceStart < end ? starts[next] : nil
+                let pieceEnd = silence.map { max(start, $0.silenceStart) } ?? end
+                let last = silence == nil ? span.upperBound - 1 : min(span.upperBound - 1, Int((pieceEnd / hop + 1e-9).rounded(.down)))
+                if pieceEnd > start, first <= last {
+                    result.append((start, pieceEnd, first..<last + 1))
+                }
+                // A sound starting after this span is left for the next span.
+                guard let silence, silence.time < end else { break }
+                start = silence.time
+                first = Int((start / hop - 1e-9).rounded(.up))
+                next += 1
+            }
+        }
+        return result
     }
 
     /// Frame spans where `values` exceed `gate`, joined across short gaps, long enough to feel.

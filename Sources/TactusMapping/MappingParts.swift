@@ -1,14 +1,20 @@
 import TactusCore
 
-/// How levels are referenced before mapping to intensity.
+/// How levels are referenced before mapping to intensity, and how loud a file plays.
 public enum LoudnessSettings: TunablePart {
     public static let id = "mapping.loudness"
-    public static let summary = "Level reference: per file (its loudest frame) or absolute (dBFS)."
-    public static let normalization = ParameterDescriptor.choice("normalization", ["perFile", "absolute"], default: "perFile",
-                help: "perFile: each sound's loudest frame is 0 dB, so every file uses the full haptic range (one-off sounds). absolute: levels are dBFS, so a quiet click stays lighter than a loud explosion across a library.")
+    public static let summary = "Level reference: per file (its loudest frame), absolute (dBFS), or per file scaled by the sound's BS.1770 loudness."
+    public static let normalization = ParameterDescriptor.choice("normalization", ["loudness", "perFile", "absolute"], default: "loudness",
+                help: "loudness: each sound's shape as perFile, its strength from its loudest momentary loudness (BS.1770, LUFS) between floorLufs and ceilingLufs, so a sound 12 dB quieter plays weaker in convert and in any batch alike. perFile: each sound's loudest frame is 0 dB, so every file uses the full haptic range. absolute: frame levels in dBFS.")
     public static let silenceDb = ParameterDescriptor.number("silenceDb", -140 ... -20, default: -80, unit: "dB",
                 help: "A file whose loudest frame is below this (dBFS) is treated as silent: audio only, no haptics.")
-    public static let parameters: [ParameterDescriptor] = [normalization, silenceDb]
+    public static let floorLufs = ParameterDescriptor.number("floorLufs", -90 ... -10, default: -35, unit: "LUFS",
+                help: "loudness: a sound whose loudest momentary loudness is this or quieter plays at floorGain.")
+    public static let ceilingLufs = ParameterDescriptor.number("ceilingLufs", -60...10, default: -8, unit: "LUFS",
+                help: "loudness: a sound this loud or louder plays at full strength; between the two, strength falls linearly in dB.")
+    public static let floorGain = ParameterDescriptor.number("floorGain", 0...1, default: 0.3,
+                help: "loudness: the strength (a factor on every intensity) of the quietest sounds, so they stay perceptible.")
+    public static let parameters: [ParameterDescriptor] = [normalization, silenceDb, floorLufs, ceilingLufs, floorGain]
 }
 
 /// Transient intensity and sharpness from each onset's attack.
@@ -25,7 +31,7 @@ public enum TransientSettings: TunablePart {
     public static let attackWindowMs = ParameterDescriptor.number("attackWindowMs", 2...200, default: 25, unit: "ms",
                 help: "Span after the onset whose level and brightness describe the attack.")
     public static let sharpnessFrom = ParameterDescriptor.choice("sharpnessFrom", ["weightedCentroid", "centroid"], default: "weightedCentroid",
-                help: "What a transient's sharpness measures. weightedCentroid: the attack's power centroid less its weight in the lows (a boom feels round, a coin or a click crisp); centroid: the same log-frequency centroid as the continuous sharpness.")
+                help: "What a transient's sharpness measures. weightedCentroid: the attack's power centroid less its weight in the lows (a boom feels round, a coin or a click crisp); centroid: the continuous sharpness's own measure (mapping.sharpness).")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 5.5, unit: "octaves",
                 help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
     public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 11, unit: "octaves",
@@ -56,14 +62,20 @@ public enum IntensitySettings: TunablePart {
     public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb)]
 }
 
-/// The sharpness curve from the spectral centroid.
+/// The sharpness curve from the sound's brightness.
 public enum SharpnessSettings: TunablePart {
     public static let id = "mapping.sharpness"
-    public static let summary = "Sharpness from brightness (spectral centroid) on a log-frequency scale."
-    public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "Centroid that maps to sharpness 0.")
-    public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "Centroid that maps to sharpness 1.")
+    public static let summary = "Sharpness of the continuous body from brightness: the weighted centroid in octaves (as transients), or the spectral centroid on a log-frequency scale."
+    public static let from = ParameterDescriptor.choice("from", ["weightedCentroid", "centroid"], default: "weightedCentroid",
+                help: "What the body's sharpness measures. weightedCentroid: each frame's power centroid less its weight in the lows, mapped lowOctaves…highOctaves (a rumble feels round, a hiss crisp; the transients' measure); centroid: the magnitude centroid mapped lowHz…highHz.")
+    public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 6.5, unit: "octaves",
+                help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
+    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 10.5, unit: "octaves",
+                help: "weightedCentroid value that maps to sharpness 1.")
+    public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
+    public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.025, help: "Largest error of the simplified curve, in sharpness units (0.025 of the default 150 Hz…6 kHz scale is 0.13 octave).")
-    public static let parameters: [ParameterDescriptor] = [lowHz, highHz, smoothingMs, tolerance]
-    public static let orderedPairs = [OrderedPair(lowHz, below: highHz)]
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.025, help: "Largest error of the simplified curve, in sharpness units (0.025 of the default 4 octaves is 0.1 octave).")
+    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, lowHz, highHz, smoothingMs, tolerance]
+    public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]
 }

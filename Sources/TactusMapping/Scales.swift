@@ -36,3 +36,22 @@ public struct LogFrequencyScale: Equatable, Sendable {
         return min(1, max(0, x))
     }
 }
+
+/// A sound's strength from its loudness (`mapping.loudness`, normalization `loudness`): a
+/// factor on every intensity, `floorGain` at `floorLufs` and below, 1 at `ceilingLufs` and
+/// above, linear in dB between. It depends on the file alone, so a sound plays the same in
+/// `convert` and in any batch.
+struct LoudnessStrength {
+    let scale: DecibelScale
+    let floorGain: Double
+
+    init(_ parameters: ParameterSet) {
+        scale = DecibelScale(floorDb: parameters.number(LoudnessSettings.floorLufs),
+                             ceilingDb: parameters.number(LoudnessSettings.ceilingLufs), gamma: 1)
+        floorGain = parameters.number(LoudnessSettings.floorGain)
+    }
+
+    func callAsFunction(_ lufs: Double) -> Double {
+        floorGain + (1 - floorGain) * scale(lufs)
+    }
+}
