@@ -13,7 +13,8 @@ struct PreviewStep: BatchStep {
     func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL] {
         guard let ahap = result.output(AHAPFormat.id) else { return [] }
         let summary = try PreviewRenderer.render(ahap: ahap, into: ahap.deletingLastPathComponent(),
-                                                 protectedPaths: [source.url.standardizedFileURL.path], log: log)
+                                                 protectedPaths: [source.url.standardizedFileURL.path],
+                                                 soundCheck: HarmonyCheck.check, log: log)
         return [summary.hapticsAudio, summary.sideBySideAudio, summary.plot, summary.page].compactMap { $0 }
     }
 }
@@ -36,7 +37,8 @@ enum BatchGallery {
                 }
                 let url = outputRoot.appendingPathComponent(ahap)
                 do {
-                    let preview = try PreviewRenderer.summary(ahap: url, in: url.deletingLastPathComponent())
+                    let preview = try PreviewRenderer.summary(ahap: url, in: url.deletingLastPathComponent(),
+                                                              soundCheck: HarmonyCheck.check)
                     return GalleryRow(name: file.source, status: .ok, warnings: preview.warnings, preview: preview)
                 } catch {
                     return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: \(error)"])

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Tactus
-import TactusAHAP
 import TactusCore
 
 struct Convert: ParsableCommand {
@@ -26,7 +25,7 @@ struct Convert: ParsableCommand {
     @OptionGroup var formatOptions: FormatOptions
 
     @Flag(name: .customLong("check-harmony"), help: ArgumentHelp(
-        "After writing, check each AHAP against its sound (as validate --audio does) and print every finding as `<input>: warning: <message>` (the form build tools show as warnings)."))
+        "After writing, check the haptics of each audio input against its sound (as validate --audio does) and print every finding as `<input>: warning: <message>` (the form build tools show as warnings)."))
     var checkHarmony = false
 
     func run() throws {
@@ -38,9 +37,8 @@ struct Convert: ParsableCommand {
             for warning in result.warnings {
                 writeToStandardError("\(url.path): \(warning)\n")
             }
-            if checkHarmony, result.audioFormat != nil, let ahap = result.output(AHAPFormat.id) {
-                let document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes))
-                for finding in HarmonyCheck.check(document, audio: try ReferenceEnvelope.measure(url)) {
+            if checkHarmony, result.audioFormat != nil {
+                for finding in try HarmonyCheck.check(result.track, soundAt: url) {
                     writeToStandardError("\(url.path): warning: \(finding.message)\n")
                 }
             }

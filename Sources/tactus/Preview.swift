@@ -39,7 +39,8 @@ struct Preview: ParsableCommand {
             let pattern = reader != nil ? url
                 : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).outputs[0].url
             let summary = try PreviewRenderer.render(ahap: pattern, format: reader ?? AHAPFormat(), into: directory,
-                                                     stem: files.stems[url], protectedPaths: files.protectedPaths, log: log)
+                                                     stem: files.stems[url], protectedPaths: files.protectedPaths,
+                                                     soundCheck: HarmonyCheck.check, log: log)
             if !options.quiet { print(Self.line(for: url, summary)) }
         }
     }

@@ -25,7 +25,7 @@ struct Validate: ParsableCommand {
     var quiet = false
 
     @Option(help: ArgumentHelp(
-        "Also check harmony with this audio: haptics longer than the sound, continuous haptics under silence, transients with no audible attack.",
+        "Also check harmony with this audio: haptics longer than the sound, haptics that start before it, continuous haptics under silence, transients with no audible attack.",
         valueName: "file"))
     var audio: String?
 
@@ -44,8 +44,7 @@ struct Validate: ParsableCommand {
             var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
             if let audio, !diagnostics.contains(where: { $0.severity == .error }) {
                 do {
-                    let reference = try ReferenceEnvelope.measure(URL(fileURLWithPath: audio))
-                    diagnostics += HarmonyCheck.check(try Self.pattern(data, format), audio: reference).map(\.formatDiagnostic)
+                    diagnostics += try HarmonyCheck.check(format.read(data).track, soundAt: URL(fileURLWithPath: audio))
                 } catch {
                     report(FileError(file: audio, reason: "\(error)"))
                     failed = true
@@ -59,12 +58,5 @@ struct Validate: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// The AHAP pattern the harmony check reads: the file itself, or the AHAP Tactus writes
-    /// from a file of another format.
-    private static func pattern(_ data: Data, _ format: any HapticReadableFormat) throws -> AHAPDocument {
-        if format is AHAPFormat { return try AHAPDecoder().decode(data) }
-        return try AHAPWriter().document(for: try format.read(data).track)
     }
 }
