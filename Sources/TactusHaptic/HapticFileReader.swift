@@ -5,7 +5,8 @@ import TactusCore
 /// `core/haptic_data/src/v1.rs` (meta-haptics-sdk).
 ///
 /// Errors are what Meta's reader refuses in its LegacyCompatibility mode (the one Haptics Studio
-/// loads files with): a `version.major` other than the unsigned integer 1; a missing or
+/// loads files with): a `version.major` other than the unsigned integer 1 (`minor` and `patch`
+/// may be missing: the readers take them as 0); a missing or
 /// mistyped `signals.continuous.envelopes.amplitude`, breakpoint, emphasis or metadata field;
 /// any amplitude, frequency or emphasis value outside 0…1; breakpoint times that decrease (the
 /// first counted from 0, so a negative time is out of order); an emphasis amplitude below its
@@ -124,8 +125,10 @@ struct HapticFileReader {
     private mutating func version(_ value: JSONValue?) {
         guard let value else { return error("missingKey", "version", "missing; the readers require {\"major\": 1, …}") }
         guard case .object = value else { return error("wrongType", "version", "expected an object, found \(value.kindName)") }
+        guard value["major"] != nil else { return error("missingKey", "version.major", "missing") }
+        // The readers default a missing `minor` or `patch` to 0 (Meta's own test files have neither).
         for part in ["major", "minor", "patch"] {
-            guard let number = value[part] else { return error("missingKey", "version.\(part)", "missing") }
+            guard let number = value[part] else { continue }
             guard case .number(let n) = number, n >= 0, n <= Double(UInt32.max), n == n.rounded() else {
                 return error("wrongType", "version.\(part)", "expected an unsigned integer")
             }
