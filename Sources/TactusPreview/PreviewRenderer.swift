@@ -105,7 +105,8 @@ public enum PreviewRenderer {
             ahap: ahap, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
             hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
             originalAudio: audio?.reader.url, presetName: document.metadata.last { $0.key == "Preset" }?.value,
-            duration: duration, transientCount: evaluator.transients.count,
+            duration: duration, length: audio.map { $0.offset + $0.reader.format.duration } ?? evaluator.hapticEndTime,
+            transientCount: evaluator.transients.count,
             continuousSeconds: timeline.continuousSeconds, controlPointCount: document.controlPointCount,
             warnings: warnings)
         return (summary, timeline)

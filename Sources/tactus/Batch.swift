@@ -142,7 +142,7 @@ private final class InterruptHandler {
             source.setEventHandler { [unowned self] in
                 guard first == nil else {
                     let abandoned = runner.abandon()
-                    report("interrupted again; abandoned \(abandoned) file(s) in progress, no outputs written for them")
+                    report("interrupted again; abandoned \(counted(abandoned, "file")) in progress, no outputs written for them")
                     _exit(128 + number)
                 }
                 first = number

@@ -44,8 +44,8 @@ struct Convert: ParsableCommand {
             }
             if !options.quiet {
                 let t = result.track
-                print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(t.transients.count) transients, "
-                      + "\(t.regions.count) continuous regions, \(String(printf: "%.2f", t.duration)) s)")
+                print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(counted(t.transients.count, "transient")), "
+                      + "\(counted(t.regions.count, "continuous region")), \(String(printf: "%.2f", t.duration)) s)")
             }
         }
     }

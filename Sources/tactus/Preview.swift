@@ -46,9 +46,9 @@ struct Preview: ParsableCommand {
     }
 
     private static func line(for input: URL, _ summary: PreviewSummary) -> String {
-        let findings = summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) finding(s): see the page"
-        return "\(input.path) → \(summary.page.path)  (\(summary.transientCount) transients, "
+        let findings = summary.warnings.isEmpty ? "" : ", \(counted(summary.warnings.count, "finding")): see the page"
+        return "\(input.path) → \(summary.page.path)  (\(counted(summary.transientCount, "transient")), "
             + String(printf: "%.2f", summary.continuousSeconds) + " s continuous, "
-            + "\(summary.controlPointCount) control points, preset \(summary.presetName ?? "unknown")\(findings))"
+            + "\(counted(summary.controlPointCount, "control point")), preset \(summary.presetName ?? "unknown")\(findings))"
     }
 }

@@ -54,7 +54,7 @@ struct Validate: ParsableCommand {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0 { failed = true }
             if !quiet {
-                print("\(path): \(errors) error(s), \(diagnostics.count - errors) warning(s)")
+                print("\(path): \(counted(errors, "error")), \(counted(diagnostics.count - errors, "warning"))")
             }
         }
         if failed { throw ExitCode(1) }
