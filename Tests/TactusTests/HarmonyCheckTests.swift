@@ -207,6 +207,37 @@ final class HarmonyCheckTests: XCTestCase {
         XCTAssertTrue(outcome.stdout.contains("transient at 250.000 s has no audible attack"), outcome.stdout)
     }
 
+    /// The four places a designer meets the check say the same about one Corpus sound:
+    /// `convert --check-harmony`, `validate --audio`, the preview page and the batch gallery.
+    func testEveryToolReportsTheSameFindings() throws {
+        let sound = Corpus.root.appendingPathComponent("clean/coin_pickup.wav")
+        let out = folder.appendingPathComponent("out")
+        let convert = try CLIRunner.run(["convert", sound.path, "-o", out.path, "--check-harmony", "--quiet"])
+        XCTAssertEqual(convert.status, 0, convert.stderr)
+        let prefix = sound.path + ": warning: "
+        let messages = convert.stderrLines.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        XCTAssertTrue(messages.contains { $0.hasPrefix("haptics start at") }, "the Corpus coin leads: \(convert.stderr)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("transient at") }, "and has a transient without attack: \(convert.stderr)")
+
+        let validate = try CLIRunner.run(["validate", out.appendingPathComponent("coin_pickup.ahap").path, "--audio", sound.path, "--quiet"])
+        XCTAssertEqual(validate.stdout.split(separator: "\n").map { $0.components(separatedBy: ": warning: ").last! }, messages)
+
+        func escaped(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "&#39;") }
+        let preview = try CLIRunner.run(["preview", out.appendingPathComponent("coin_pickup.ahap").path, "-o", folder.appendingPathComponent("p").path])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stdout.contains("\(messages.count) findings"), preview.stdout)
+        let page = try String(contentsOf: folder.appendingPathComponent("p/coin_pickup.html"), encoding: .utf8)
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: sound, to: input.appendingPathComponent("coin_pickup.wav"))
+        XCTAssertEqual(try CLIRunner.run(["batch", input.path, "-o", folder.appendingPathComponent("b").path, "--preview", "--quiet"]).status, 0)
+        let gallery = try String(contentsOf: folder.appendingPathComponent("b/.tactus-preview/index.html"), encoding: .utf8)
+        for message in messages {
+            XCTAssertTrue(page.contains(escaped(message)), "page: \(message)")
+            XCTAssertTrue(gallery.contains(escaped(message)), "gallery: \(message)")
+        }
+    }
+
     private func decode(_ url: URL) throws -> [Float] {
         let blocks = MonoBlockReader<Float>(try AudioFileReader(url: url), blockFrames: 4096)
         var samples: [Float] = []
