@@ -18,8 +18,10 @@ struct Preview: ParsableCommand {
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
         <stem>.ahap and paired audio are written too. An .ahap input (from any tool) is read as
-        it is; its AudioCustom sound is found relative to it. A .haptic input (Meta, Lofelt) is
-        shown as the AHAP Tactus would translate it into (haptics only). Inputs are never modified.
+        it is; its AudioCustom sound is found relative to it. A .haptic (Meta, Lofelt) or
+        .android.json input is shown as the AHAP Tactus would translate it into (haptics only).
+        With a sound, the page lists the harmony check's findings (as validate --audio prints
+        them) beside the validator's. Inputs are never modified.
 
         Examples:
           tactus preview boom.wav -o out/        # then open out/boom.html

@@ -6,19 +6,21 @@ import TactusCore
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check haptic files (AHAP, .haptic) against their players' rules.",
+        abstract: "Check haptic files (AHAP, .haptic, Android) against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
-        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); any other file as AHAP.
+        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .android.json files against their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed; any other file as AHAP.
+        With --audio, the harmony check (the same as convert --check-harmony and the previews) prints its findings as warnings.
 
         Examples:
           tactus validate out/boom.ahap
           tactus validate out/*.ahap --quiet
           tactus validate out/boom.ahap --audio boom.wav
           tactus validate Explosion.haptic
+          tactus validate out/boom.android.json
         """)
 
-    @Argument(help: "Haptic files to check (.ahap, .haptic).")
+    @Argument(help: "Haptic files to check (.ahap, .haptic, .android.json).")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
