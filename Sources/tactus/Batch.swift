@@ -19,7 +19,7 @@ struct Batch: ParsableCommand {
           tactus batch sfx -o out
           tactus batch sfx -o out --preset impacts --jobs 2 --report report.json
           tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
-          tactus batch sfx -o out --preview            # then open out/.tactus-preview/index.html
+          tactus batch sfx -o out --preview  # out/.tactus-preview/index.html
           tactus batch sfx -o out --preview --preview-dir previews
         """)
 
@@ -36,7 +36,7 @@ struct Batch: ParsableCommand {
     var jobs: Int?
 
     @Option(name: .customLong("report"), help: ArgumentHelp(
-        "Write a JSON report with one entry per file. Refused before any work if it is a source, or lies inside OUT_DIR (the batch writes and prunes every file there; when OUT_DIR holds the sources too, only the manifest's and the outputs' names are refused).",
+        "Write a JSON report with one entry per file. It may lie inside OUT_DIR (as the batch's own file: never pruned, never read as a source); refused before any work if it is a source, or takes the name of the manifest or of an output.",
         valueName: "REPORT.json"))
     var reportPath: String?
 
