@@ -34,27 +34,19 @@ struct AndroidFileReader {
     /// Longest waveform read, ms (a day, as the writer's limit).
     static let maxMilliseconds = 86_400_000
 
-    private(set) var diagnostics: [FormatDiagnostic] = []
+    private var findings = FormatFindings()
 
     /// Reads `data`, collecting every problem; the document is nil when any error was found.
     static func inspect(_ data: Data) -> (Document?, [FormatDiagnostic]) {
         var reader = AndroidFileReader()
-        let json: JSONValue
-        do { json = try JSONReader.parse(data) } catch {
-            reader.error("invalidJSON", "", "\(error)")
-            return (nil, reader.diagnostics)
-        }
+        guard let json = reader.findings.json(data) else { return (nil, reader.findings.all) }
         let document = reader.document(json)
-        return (reader.diagnostics.contains { $0.severity == .error } ? nil : document, reader.diagnostics)
+        return (reader.findings.hasErrors ? nil : document, reader.findings.all)
     }
 
-    private mutating func error(_ kind: String, _ location: String, _ message: String) {
-        diagnostics.append(FormatDiagnostic(severity: .error, kind: kind, location: location, message: message))
-    }
+    private mutating func error(_ kind: String, _ location: String, _ message: String) { findings.error(kind, location, message) }
 
-    private mutating func warning(_ kind: String, _ location: String, _ message: String) {
-        diagnostics.append(FormatDiagnostic(severity: .warning, kind: kind, location: location, message: message))
-    }
+    private mutating func warning(_ kind: String, _ location: String, _ message: String) { findings.warning(kind, location, message) }
 
     private mutating func document(_ json: JSONValue) -> Document {
         var document = Document()
@@ -115,7 +107,7 @@ struct AndroidFileReader {
         if case .bool? = composition["complete"] {} else {
             error(composition["complete"] == nil ? "missingKey" : "wrongType", "composition.complete", "expected true or false")
         }
-        guard let primitives = array(composition, "primitives", "composition.primitives") else { return }
+        guard let primitives = findings.array(composition["primitives"], at: "composition.primitives") else { return }
         var previous = 0
         for (index, item) in primitives.enumerated() {
             let place = "composition.primitives[\(index)]"
@@ -139,7 +131,7 @@ struct AndroidFileReader {
     private mutating func envelope(_ envelope: JSONValue?) {
         guard let envelope else { return }
         _ = unitNumber(envelope, "initialSharpness", "envelope.initialSharpness")
-        guard let points = array(envelope, "controlPoints", "envelope.controlPoints") else { return }
+        guard let points = findings.array(envelope["controlPoints"], at: "envelope.controlPoints") else { return }
         guard !points.isEmpty else { return error("tooFewControlPoints", "envelope.controlPoints", "needs at least one control point") }
         var lastIntensity: Double?
         for (index, point) in points.enumerated() {
@@ -175,21 +167,9 @@ struct AndroidFileReader {
         return value
     }
 
-    private mutating func array(_ object: JSONValue, _ key: String, _ place: String) -> [JSONValue]? {
-        guard let value = object[key] else {
-            error("missingKey", place, "missing")
-            return nil
-        }
-        guard case .array(let items) = value else {
-            error("wrongType", place, "expected an array, found \(value.kindName)")
-            return nil
-        }
-        return items
-    }
-
     /// An array of integers within `range`; nil (after naming the first bad entry) otherwise.
     private mutating func integers(_ object: JSONValue, _ key: String, _ place: String, _ range: ClosedRange<Int>) -> [Int]? {
-        guard let items = array(object, key, place) else { return nil }
+        guard let items = findings.array(object[key], at: place) else { return nil }
         var values: [Int] = []
         for (index, item) in items.enumerated() {
             guard let value = integer(item, "\(place)[\(index)]", range) else { return nil }
