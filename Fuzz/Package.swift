@@ -2,8 +2,8 @@
 import PackageDescription
 
 // libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
-// validator, evaluator), Meta/Lofelt .haptic (reader, validator, and what it reads through
-// every writer), what validate --audio and preview do with a pattern (harmony
+// validator, evaluator), Meta/Lofelt .haptic and Android JSON (readers, validators, and what
+// they read through every writer), what validate --audio and preview do with a pattern (harmony
 // check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
@@ -31,6 +31,7 @@ let package = Package(
         .executableTarget(name: "FuzzHaptic",
                           dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus"),
                                          .product(name: "TactusAHAP", package: "Tactus"),
+                                         .product(name: "TactusAndroid", package: "Tactus"),
                                          .product(name: "TactusCore", package: "Tactus"),
                                          .product(name: "TactusHaptic", package: "Tactus")],
                           swiftSettings: fuzzing, linkerSettings: linking),

@@ -160,6 +160,10 @@ public struct Converter {
                                          protectedPaths: protectedPaths)
         try refuseToReplaceForeignHaptics(hapticURLs, input: input)
         var warnings = imported.warnings
+        if imported.track.playsNothing {
+            warnings.append(FormatDiagnostic(severity: .warning, kind: "playsNothing", location: "",
+                                             message: "plays nothing; the outputs play nothing too"))
+        }
         func dropSound(_ reason: String) {
             warnings.append(FormatDiagnostic(severity: .warning, kind: "audioNotCarried", location: "",
                                              message: "its sound \(reason); the outputs play haptics only"))

@@ -14,8 +14,6 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case emptyCurve, tooManyControlPoints, decreasingControlPointTime, absoluteControlPointTimes
         case missingParameter, transientScaledByControl, transientSharpnessShiftedByControl
         case controlLeaksIntoLaterEvents, controlLeftSetAfterLastEvent
-        /// Harmony with the paired audio (found by `tactus validate --audio`).
-        case patternLongerThanAudio, continuousUnderSilence, transientWithoutAttack
     }
 
     public var severity: Severity

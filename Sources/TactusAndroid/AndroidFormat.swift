@@ -17,7 +17,10 @@ import TactusCore
 /// What is lost: on the waveform, sharpness (Android amplitudes carry none) and timing finer
 /// than 1 ms; in the composition, the continuous body; in the envelope, detail finer than
 /// `envelopeMinMs`, and transients peak `envelopeMinMs / 2` after their onset.
-public struct AndroidFormat: HapticFormat {
+///
+/// Files are validated against the specification (`AndroidFileReader`) and read back from
+/// their waveform (`AndroidImport`), so they can be checked, previewed and translated.
+public struct AndroidFormat: HapticReadableFormat {
     public static let id = "android"
     public static let fileExtension = "android.json"
     public static let summary = "Android: VibrationEffect waveform, on/off fallback, primitive composition and Android 16 envelope in one JSON file (with a Java player in Integrations/Android)."
@@ -75,6 +78,19 @@ public struct AndroidFormat: HapticFormat {
                  + envelope.controlPoints.map {
                      "\n      {\"intensity\": \(number($0.intensity)), \"sharpness\": \(number($0.sharpness)), \"durationMs\": \($0.durationMs)}"
                  }.joined(separator: ",") + "\n    ]\n  }\n}\n")
+    }
+
+    public func read(_ data: Data) throws -> ImportedHaptics {
+        let (document, diagnostics) = AndroidFileReader.inspect(data)
+        guard let document else {
+            let first = diagnostics.first { $0.severity == .error }
+            throw FormatReadError(location: first?.location ?? "", message: first?.message ?? "cannot be read")
+        }
+        return AndroidImport.imported(from: document)
+    }
+
+    public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
+        AndroidFileReader.inspect(data).1
     }
 
     /// Longest track written, in seconds (a day: the per-millisecond waveform stays bounded).

@@ -105,6 +105,11 @@ extension HapticTrack {
         return regions[after - 1]
     }
 
+    /// Whether nothing is felt: no transient and no point of any region's intensity above 0.
+    public var playsNothing: Bool {
+        !transients.contains { $0.intensity > 0 } && !regions.contains { $0.intensity.contains { $0.value > 0 } }
+    }
+
     /// The continuous intensity played at `time`: the curve of the region playing then, 0
     /// outside every region.
     public func continuousIntensity(at time: Double) -> Double {

@@ -5,7 +5,8 @@ import TactusCore
 /// `core/haptic_data/src/v1.rs` (meta-haptics-sdk).
 ///
 /// Errors are what Meta's reader refuses in its LegacyCompatibility mode (the one Haptics Studio
-/// loads files with): a `version.major` other than the unsigned integer 1; a missing or
+/// loads files with): a `version.major` other than the unsigned integer 1 (`minor` and `patch`
+/// may be missing: the readers take them as 0); a missing or
 /// mistyped `signals.continuous.envelopes.amplitude`, breakpoint, emphasis or metadata field;
 /// any amplitude, frequency or emphasis value outside 0…1; breakpoint times that decrease (the
 /// first counted from 0, so a negative time is out of order); an emphasis amplitude below its
@@ -47,29 +48,21 @@ struct HapticFileReader {
     /// Latest breakpoint time the other formats can hold, seconds (AHAP's writer stops at 10⁸ s).
     static let translatableSeconds = 1e8
 
-    private(set) var diagnostics: [FormatDiagnostic] = []
+    private var findings = FormatFindings()
 
     /// Reads `data`, collecting every problem; the document is nil when the file cannot be
     /// read at all (not JSON, or a required part missing or of the wrong type).
     static func inspect(_ data: Data) -> (Document?, [FormatDiagnostic]) {
         var reader = HapticFileReader()
-        let json: JSONValue
-        do { json = try JSONReader.parse(data) } catch {
-            reader.error("invalidJSON", "", "\(error)")
-            return (nil, reader.diagnostics)
-        }
+        guard let json = reader.findings.json(data) else { return (nil, reader.findings.all) }
         let document = reader.document(json)
         if let document { reader.checkEnvelopes(document) }
-        return (document, reader.diagnostics)
+        return (document, reader.findings.all)
     }
 
-    private mutating func error(_ kind: String, _ location: String, _ message: String) {
-        diagnostics.append(FormatDiagnostic(severity: .error, kind: kind, location: location, message: message))
-    }
+    private mutating func error(_ kind: String, _ location: String, _ message: String) { findings.error(kind, location, message) }
 
-    private mutating func warning(_ kind: String, _ location: String, _ message: String) {
-        diagnostics.append(FormatDiagnostic(severity: .warning, kind: kind, location: location, message: message))
-    }
+    private mutating func warning(_ kind: String, _ location: String, _ message: String) { findings.warning(kind, location, message) }
 
     // MARK: Shape
 
@@ -82,7 +75,7 @@ struct HapticFileReader {
         var document = Document()
         if let metadata = json["metadata"] { document.metadata = self.metadata(metadata) }
         guard let envelopes = required(json, ["signals", "continuous", "envelopes"]) else { return nil }
-        guard let amplitude = array(envelopes["amplitude"], "signals.continuous.envelopes.amplitude") else { return nil }
+        guard let amplitude = findings.array(envelopes["amplitude"], at: "signals.continuous.envelopes.amplitude") else { return nil }
         var complete = true
         for (index, item) in amplitude.enumerated() {
             let place = "signals.continuous.envelopes.amplitude[\(index)]"
@@ -102,7 +95,7 @@ struct HapticFileReader {
             document.amplitude.append(breakpoint)
         }
         if let frequency = envelopes["frequency"], !isNull(frequency) {
-            guard let items = array(frequency, "signals.continuous.envelopes.frequency") else { return nil }
+            guard let items = findings.array(frequency, at: "signals.continuous.envelopes.frequency") else { return nil }
             document.frequency = []
             for (index, item) in items.enumerated() {
                 let place = "signals.continuous.envelopes.frequency[\(index)]"
@@ -124,8 +117,10 @@ struct HapticFileReader {
     private mutating func version(_ value: JSONValue?) {
         guard let value else { return error("missingKey", "version", "missing; the readers require {\"major\": 1, …}") }
         guard case .object = value else { return error("wrongType", "version", "expected an object, found \(value.kindName)") }
+        guard value["major"] != nil else { return error("missingKey", "version.major", "missing") }
+        // The readers default a missing `minor` or `patch` to 0 (Meta's own test files have neither).
         for part in ["major", "minor", "patch"] {
-            guard let number = value[part] else { return error("missingKey", "version.\(part)", "missing") }
+            guard let number = value[part] else { continue }
             guard case .number(let n) = number, n >= 0, n <= Double(UInt32.max), n == n.rounded() else {
                 return error("wrongType", "version.\(part)", "expected an unsigned integer")
             }
@@ -181,18 +176,6 @@ struct HapticFileReader {
             node = next
         }
         return node
-    }
-
-    private mutating func array(_ value: JSONValue?, _ place: String) -> [JSONValue]? {
-        guard let value else {
-            error("missingKey", place, "missing")
-            return nil
-        }
-        guard case .array(let items) = value else {
-            error("wrongType", place, "expected an array, found \(value.kindName)")
-            return nil
-        }
-        return items
     }
 
     /// A number member that fits the readers' 32-bit floats.

@@ -28,7 +28,7 @@ public struct GalleryRow: Equatable, Sendable {
 /// page), its plot as a thumbnail, buttons that play its sound, haptics or both, its status
 /// and its warnings; sortable by name and by warning count. Self-contained like the pages.
 public enum GalleryPage {
-    /// Writes the gallery to `url` (usually `<output root>/index.html`); links are relative to it.
+    /// Writes the gallery to `url` (`index.html` in the previews' folder, for `batch --preview`); links are relative to it.
     /// The committed page is recorded in `log`.
     public static func write(rows: [GalleryRow], to url: URL, log: CommittedFiles) throws {
         let file = StagedFile(url)

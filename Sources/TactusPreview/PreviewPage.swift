@@ -42,10 +42,10 @@ struct PreviewPage {
 
     private func numbers() -> String {
         let items: [(String, String)] = [
-            (String(summary.transientCount), "transients"),
+            (String(summary.transientCount), summary.transientCount == 1 ? "transient" : "transients"),
             (Markup.seconds(summary.continuousSeconds), "continuous haptics"),
-            (String(summary.controlPointCount), "control points"),
-            (Markup.seconds(summary.duration), "length"),
+            (String(summary.controlPointCount), summary.controlPointCount == 1 ? "control point" : "control points"),
+            (Markup.seconds(summary.length), summary.originalAudio == nil ? "length of the haptics" : "length of the sound"),
             (summary.presetName ?? "unknown", "preset"),
         ]
         let cells = items.map { value, label in

@@ -9,6 +9,11 @@ import TactusCore
 /// Core Haptics finds it. Nothing is written under a final name until every output is
 /// complete, inputs are never replaced, and the same file always gives the same bytes.
 public enum PreviewRenderer {
+    /// A check of what a pattern plays against the sound file it plays with, returning its
+    /// findings (`HarmonyCheck.check(_:soundAt:)` in the `Tactus` library, which this module
+    /// does not depend on: the caller joins them).
+    public typealias SoundCheck = @Sendable (HapticTrack, URL) throws -> [FormatDiagnostic]
+
     /// Longest pattern or sound previewed, in seconds; beyond it the WAVs would run to
     /// gigabytes and a corrupt `Time` could make a preview run for hours.
     public static let maxDuration = 3600.0
@@ -27,10 +32,13 @@ public enum PreviewRenderer {
     ///   - format: the pattern's format: AHAP (the default) or any other readable format, whose
     ///     file is shown as the AHAP Tactus would write from it (haptics only: other formats
     ///     carry no sound).
+    ///   - soundCheck: checks what the pattern plays against its sound (starting at 0 s); its
+    ///     findings join the page's.
     public static func render(ahap: URL, format: any HapticReadableFormat = AHAPFormat(), into directory: URL,
-                              stem: String? = nil, protectedPaths: Set<String> = [],
+                              stem: String? = nil, protectedPaths: Set<String> = [], soundCheck: SoundCheck? = nil,
                               log: CommittedFiles) throws -> PreviewSummary {
-        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem)
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem,
+                                                                       soundCheck: soundCheck)
         try refuseOverlongPreview(evaluator, audio, ahap: ahap)
         try outputs.prepare(protecting: protectedPaths.union([ahap, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
         defer { outputs.staged.forEach { $0.discard() } }
@@ -78,8 +86,9 @@ public enum PreviewRenderer {
     /// What `render` reports for a preview already on disk, without writing or rendering
     /// anything: an incremental batch's gallery lists the files that were up to date too.
     public static func summary(ahap: URL, format: any HapticReadableFormat = AHAPFormat(), in directory: URL,
-                               stem: String? = nil) throws -> PreviewSummary {
-        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem)
+                               stem: String? = nil, soundCheck: SoundCheck? = nil) throws -> PreviewSummary {
+        let (document, evaluator, audio, outputs, warnings) = try open(ahap, format, into: directory, stem: stem,
+                                                                       soundCheck: soundCheck)
         let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
         let hapticFrames = (max(evaluator.hapticEndTime + HapticSonifier.longestTick, minimumDuration) * sampleRate)
             .rounded(.up)
@@ -96,18 +105,23 @@ public enum PreviewRenderer {
             ahap: ahap, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
             hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
             originalAudio: audio?.reader.url, presetName: document.metadata.last { $0.key == "Preset" }?.value,
-            duration: duration, transientCount: evaluator.transients.count,
+            duration: duration, length: audio.map { $0.offset + $0.reader.format.duration } ?? evaluator.hapticEndTime,
+            transientCount: evaluator.transients.count,
             continuousSeconds: timeline.continuousSeconds, controlPointCount: document.controlPointCount,
             warnings: warnings)
         return (summary, timeline)
     }
 
-    /// The pattern, evaluated and validated, its sound opened, and where its preview goes.
-    private static func open(_ ahap: URL, _ format: any HapticReadableFormat, into directory: URL, stem: String?) throws
-        -> (AHAPDocument, PatternEvaluator, PairedAudio?, Outputs, [String]) {
+    /// The pattern, evaluated, validated and checked against its sound, its sound opened, and
+    /// where its preview goes.
+    private static func open(_ ahap: URL, _ format: any HapticReadableFormat, into directory: URL, stem: String?,
+                             soundCheck: SoundCheck?) throws -> (AHAPDocument, PatternEvaluator, PairedAudio?, Outputs, [String]) {
         let (document, diagnostics) = format is AHAPFormat ? try readPattern(ahap) : try readPattern(ahap, format)
         var warnings = diagnostics.map(\.description)
         let audio = openAudio(document, ahap: ahap, warnings: &warnings)
+        if let audio, let soundCheck {
+            warnings += check(document, with: audio, soundCheck)
+        }
         let outputs = Outputs(directory: directory, stem: stem ?? ahap.deletingPathExtension().lastPathComponent,
                               withSideBySide: audio != nil)
         return (document, PatternEvaluator(document), audio, outputs, warnings)
@@ -133,6 +147,20 @@ public enum PreviewRenderer {
             return (try AHAPWriter().document(for: imported.track), format.validate(data, baseDirectory: nil))
         } catch {
             throw FileError(file: file.path, reason: "cannot be previewed: \(error)")
+        }
+    }
+
+    /// The sound check's findings for what `document` plays, one line each; a sound that
+    /// starts later than the pattern is not checked (the line says so).
+    private static func check(_ document: AHAPDocument, with audio: PairedAudio, _ soundCheck: SoundCheck) -> [String] {
+        let name = audio.reader.url.lastPathComponent
+        guard audio.offset == 0 else {
+            return ["sound \(name) starts at \(Markup.seconds(audio.offset)): its harmony with the haptics is not checked"]
+        }
+        do {
+            return try soundCheck(AHAPImport.imported(from: document).track, audio.reader.url).map(\.description)
+        } catch {
+            return ["sound \(name): harmony not checked: \(error)"]
         }
     }
 

@@ -18,8 +18,12 @@ public struct PreviewSummary: Equatable, Sendable {
     public var originalAudio: URL?
     /// The `Preset` entry of the file's Metadata, if any.
     public var presetName: String?
-    /// Seconds covered by the preview (the longer of the sound and the haptics).
+    /// Seconds covered by the preview's sounds and plot: the longer of the sound and the
+    /// haptics, the last transient's tick included.
     public var duration: Double
+    /// The length the page states, in seconds: where the sound ends (its start in the pattern
+    /// plus its length) when the pattern has one, else where the last haptic event ends.
+    public var length: Double
     public var transientCount: Int
     /// Seconds during which continuous haptics play.
     public var continuousSeconds: Double

@@ -11,7 +11,7 @@ struct Batch: ParsableCommand {
 
         Per-folder presets: a tactus.json in any folder sets the preset and overrides for its subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by value; --preset/--set (or --preset-from) act as a tactus.json above IN_DIR, so they apply wherever no tactus.json says otherwise.
 
-        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. A folder with no audio (after --include and --exclude) is reported in one line and exits 1, after the deleted sources' outputs are reported or pruned. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
 
         Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second Ctrl-C abandons them at once. No partial output is ever left under a real name.
 
@@ -19,7 +19,8 @@ struct Batch: ParsableCommand {
           tactus batch sfx -o out
           tactus batch sfx -o out --preset impacts --jobs 2 --report report.json
           tactus batch sfx -o out --exclude drafts --include '*.wav' --prune
-          tactus batch sfx -o out --preview            # then open out/index.html
+          tactus batch sfx -o out --preview  # out/.tactus-preview/index.html
+          tactus batch sfx -o out --preview --preview-dir previews
         """)
 
     @Argument(help: ArgumentHelp("Folder to convert, walked recursively.", valueName: "IN_DIR"))
@@ -35,7 +36,7 @@ struct Batch: ParsableCommand {
     var jobs: Int?
 
     @Option(name: .customLong("report"), help: ArgumentHelp(
-        "Write a JSON report with one entry per file. Refused before any work if it is a source, or lies inside OUT_DIR (the batch writes and prunes every file there; when OUT_DIR holds the sources too, only the manifest's and the outputs' names are refused).",
+        "Write a JSON report with one entry per file. It may lie inside OUT_DIR (as the batch's own file: never pruned, never read as a source); refused before any work if it is a source, or takes the name of the manifest or of an output.",
         valueName: "REPORT.json"))
     var reportPath: String?
 
@@ -52,14 +53,25 @@ struct Batch: ParsableCommand {
     @Option(help: ArgumentHelp("Skip files and folders matching this glob (repeatable; wins over --include).", valueName: "GLOB"))
     var exclude: [String] = []
 
-    @Flag(help: "Also write a preview (haptics as sound, plot, page) beside each AHAP, and OUT_DIR/index.html, a gallery of them all.")
+    @Flag(help: "Also write a preview (haptics as sound, plot, page) of each AHAP, and index.html, a gallery of them all, into the previews' folder (--preview-dir).")
     var preview = false
+
+    @Option(name: .customLong("preview-dir"), help: ArgumentHelp(
+        "With --preview: the previews' folder, inside OUT_DIR and given relative to it; it mirrors the output tree and holds the gallery. Default: \(PreviewStep.defaultFolder), hidden (as the manifest is) so it stays out of the resources an app bundles from OUT_DIR.",
+        valueName: "DIR"))
+    var previewDir: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let previewDir {
+            guard preview else { throw ValidationError("--preview-dir needs --preview") }
+            guard FilePaths.isPlainRelative(previewDir) else {
+                throw ValidationError("--preview-dir must be a folder inside OUT_DIR, given relative to it (such as previews)")
+            }
+        }
     }
 
     func run() throws {
@@ -73,7 +85,8 @@ struct Batch: ParsableCommand {
         options.force = force
         options.prune = prune
         options.formats = try formatOptions.resolve()
-        if preview { options.steps = [PreviewStep()] }
+        let previews = preview ? PreviewStep(outputRoot: options.outputURL, folderName: previewDir ?? PreviewStep.defaultFolder) : nil
+        options.steps = previews.map { [$0] } ?? []
         let plan: BatchPlan
         do {
             plan = try BatchPlan(options)
@@ -84,6 +97,10 @@ struct Batch: ParsableCommand {
         }
         for problem in plan.problems { report(problem) }
         for failure in plan.failures { report(failure.error!) }
+        if plan.foundNoAudio {
+            report(FileError(file: input, reason: "no audio files found",
+                             hint: "batch converts the files libsndfile reads" + (include.isEmpty && exclude.isEmpty ? "" : " that --include and --exclude let through")))
+        }
 
         let log = CommittedFiles()
         let runner = BatchRunner(plan: plan, log: log)
@@ -99,10 +116,10 @@ struct Batch: ParsableCommand {
             print("\(plan.displayInput(orphan.source)): deleted; its outputs remain (--prune removes them): "
                   + orphan.outputs.map(plan.displayOutput).joined(separator: ", "))
         }
-        var failed = !result.succeeded
-        if preview && interrupts.received == nil {
+        var failed = !result.succeeded || plan.foundNoAudio
+        if let previews, interrupts.received == nil {
             do {
-                let gallery = try BatchGallery.write(result, outputRoot: plan.outputRoot, log: log)
+                let gallery = try BatchGallery.write(result, previews: previews, log: log)
                 if !quiet { print("gallery: \(gallery.path)") }
             } catch {
                 report(error)
@@ -142,7 +159,7 @@ private final class InterruptHandler {
             source.setEventHandler { [unowned self] in
                 guard first == nil else {
                     let abandoned = runner.abandon()
-                    report("interrupted again; abandoned \(abandoned) file(s) in progress, no outputs written for them")
+                    report("interrupted again; abandoned \(counted(abandoned, "file")) in progress, no outputs written for them")
                     _exit(128 + number)
                 }
                 first = number

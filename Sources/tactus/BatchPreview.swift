@@ -3,27 +3,50 @@ import TactusAHAP
 import TactusCore
 import TactusPreview
 
-/// `tactus batch --preview`: a preview beside every converted AHAP (the batch must write the
-/// AHAP format), and a gallery of the whole output tree. It lives here because the batch runner (`Tactus`) and the previews
-/// (`TactusPreview`) do not depend on each other; the CLI joins them.
+/// `tactus batch --preview`: a preview of every converted AHAP (the batch must write the AHAP
+/// format) and a gallery of them all, in a folder of their own inside the output folder
+/// (`previewRoot`, mirroring the output tree), apart from the files an app bundles. It lives
+/// here because the batch runner (`Tactus`) and the previews (`TactusPreview`) do not depend on
+/// each other; the CLI joins them.
 struct PreviewStep: BatchStep {
-    /// Changing the preview's look or sound should rebuild previews: bump with the tool.
-    var fingerprint: String { "preview \(TactusVersion.current)" }
+    /// The default folder of the previews, relative to the output folder: hidden, as the
+    /// manifest is, so it stays out of the resources an app bundles from the output folder.
+    static let defaultFolder = ".tactus-preview"
+
+    let outputRoot: URL
+    /// The previews' folder relative to `outputRoot` (`FilePaths.isPlainRelative`).
+    let folderName: String
+    var previewRoot: URL { outputRoot.appendingPathComponent(folderName, isDirectory: true) }
+
+    /// Changing the preview's look, sound or place should rebuild previews: bump with the tool.
+    var fingerprint: String {
+        "preview \(TactusVersion.current)" + (folderName == Self.defaultFolder ? "" : " in \(folderName)")
+    }
 
     func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL] {
         guard let ahap = result.output(AHAPFormat.id) else { return [] }
-        let summary = try PreviewRenderer.render(ahap: ahap, into: ahap.deletingLastPathComponent(),
-                                                 protectedPaths: [source.url.standardizedFileURL.path], log: log)
+        let summary = try PreviewRenderer.render(ahap: ahap, into: folder(of: ahap),
+                                                 protectedPaths: [source.url.standardizedFileURL.path],
+                                                 soundCheck: HarmonyCheck.check, log: log)
         return [summary.hapticsAudio, summary.sideBySideAudio, summary.plot, summary.page].compactMap { $0 }
+    }
+
+    /// Where the preview of the output `file` goes: its folder's place in the output tree,
+    /// under `previewRoot`.
+    func folder(of file: URL) -> URL {
+        let folder = file.deletingLastPathComponent().standardizedFileURL.path, root = outputRoot.standardizedFileURL.path
+        let relative = folder.hasPrefix(root + "/") ? String(folder.dropFirst(root.count + 1)) : ""
+        return relative.isEmpty ? previewRoot : previewRoot.appendingPathComponent(relative, isDirectory: true)
     }
 }
 
 enum BatchGallery {
     static let fileName = "index.html"
 
-    /// Writes `<output>/index.html` with one row per source of the run, converted, up to date
-    /// or failed. Previews already on disk are summarised without being rendered again.
-    static func write(_ result: BatchResult, outputRoot: URL, log: CommittedFiles) throws -> URL {
+    /// Writes `index.html` into the previews' folder with one row per source of the run,
+    /// converted, up to date or failed. Previews already on disk are summarised without being
+    /// rendered again.
+    static func write(_ result: BatchResult, previews step: PreviewStep, log: CommittedFiles) throws -> URL {
         let rows = result.files.compactMap { file -> GalleryRow? in
             switch file.status {
             case .notStarted:
@@ -34,16 +57,16 @@ enum BatchGallery {
                 guard let ahap = file.outputs.first(where: { $0.hasSuffix("." + AHAPFormat.fileExtension) }) else {
                     return GalleryRow(name: file.source, status: .ok)
                 }
-                let url = outputRoot.appendingPathComponent(ahap)
+                let url = step.outputRoot.appendingPathComponent(ahap)
                 do {
-                    let preview = try PreviewRenderer.summary(ahap: url, in: url.deletingLastPathComponent())
+                    let preview = try PreviewRenderer.summary(ahap: url, in: step.folder(of: url), soundCheck: HarmonyCheck.check)
                     return GalleryRow(name: file.source, status: .ok, warnings: preview.warnings, preview: preview)
                 } catch {
                     return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: \(error)"])
                 }
             }
         }
-        let url = outputRoot.appendingPathComponent(fileName)
+        let url = step.previewRoot.appendingPathComponent(fileName)
         try GalleryPage.write(rows: rows, to: url, log: log)
         return url
     }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Tactus
-import TactusAHAP
 import TactusCore
 
 struct Convert: ParsableCommand {
@@ -11,7 +10,7 @@ struct Convert: ParsableCommand {
         For each input, writes one file per --format (default: the preset's output.formats, else <stem>.ahap) and the audio the haptics play with:
         a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus, MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the sound on the device is exactly the sound that was analysed. Without -o, outputs go beside each input; inputs are never modified or replaced. Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
 
-        An input that is already a haptic file (.ahap from any tool, .haptic from Meta Haptics Studio or Lofelt Studio) is translated: what it plays is written in every --format, with its paired sound referenced or copied beside the outputs; anything the target format cannot hold is reported as `<input>: warning: …`.
+        An input that is already a haptic file (.ahap from any tool, .haptic from Meta Haptics Studio or Lofelt Studio, a Tactus .android.json, read from its waveform) is translated: what it plays is written in every --format, with its paired sound referenced or copied beside the outputs; anything the target format cannot hold, or a file that plays nothing, is reported as `<input>: warning: …`.
 
         Examples:
           tactus convert boom.wav -o out/
@@ -26,7 +25,7 @@ struct Convert: ParsableCommand {
     @OptionGroup var formatOptions: FormatOptions
 
     @Flag(name: .customLong("check-harmony"), help: ArgumentHelp(
-        "After writing, check each AHAP against its sound (as validate --audio does) and print every finding as `<input>: warning: <message>` (the form build tools show as warnings)."))
+        "After writing, check the haptics of each audio input against its sound (as validate --audio does) and print every finding as `<input>: warning: <message>` (the form build tools show as warnings)."))
     var checkHarmony = false
 
     func run() throws {
@@ -38,16 +37,15 @@ struct Convert: ParsableCommand {
             for warning in result.warnings {
                 writeToStandardError("\(url.path): \(warning)\n")
             }
-            if checkHarmony, result.audioFormat != nil, let ahap = result.output(AHAPFormat.id) {
-                let document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes))
-                for finding in HarmonyCheck.check(document, audio: try ReferenceEnvelope.measure(url)) {
+            if checkHarmony, result.audioFormat != nil {
+                for finding in try HarmonyCheck.check(result.track, soundAt: url) {
                     writeToStandardError("\(url.path): warning: \(finding.message)\n")
                 }
             }
             if !options.quiet {
                 let t = result.track
-                print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(t.transients.count) transients, "
-                      + "\(t.regions.count) continuous regions, \(String(printf: "%.2f", t.duration)) s)")
+                print("\(url.path) → \(result.outputs.map(\.url.path).joined(separator: ", "))  (\(counted(t.transients.count, "transient")), "
+                      + "\(counted(t.regions.count, "continuous region")), \(String(printf: "%.2f", t.duration)) s)")
             }
         }
     }

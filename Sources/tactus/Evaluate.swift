@@ -29,7 +29,7 @@ struct Evaluate: ParsableCommand {
         refused.forEach(report)
         guard !annotations.isEmpty else {
             report(refused.isEmpty ? "\(directory): no annotations found (<name>.json with \"file\" and \"onsets\")"
-                                   : "\(directory): none of its \(refused.count) annotations could be read (above)")
+                                   : "\(directory): none of its \(counted(refused.count, "annotation")) could be read (above)")
             throw ExitCode(1)
         }
         let evaluation = CorpusEvaluation.run(annotations, preset: preset)

@@ -18,8 +18,10 @@ struct Preview: ParsableCommand {
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
         <stem>.ahap and paired audio are written too. An .ahap input (from any tool) is read as
-        it is; its AudioCustom sound is found relative to it. A .haptic input (Meta, Lofelt) is
-        shown as the AHAP Tactus would translate it into (haptics only). Inputs are never modified.
+        it is; its AudioCustom sound is found relative to it. A .haptic (Meta, Lofelt) or
+        .android.json input is shown as the AHAP Tactus would translate it into (haptics only).
+        With a sound, the page lists the harmony check's findings (as validate --audio prints
+        them) beside the validator's. Inputs are never modified.
 
         Examples:
           tactus preview boom.wav -o out/        # then open out/boom.html
@@ -39,15 +41,16 @@ struct Preview: ParsableCommand {
             let pattern = reader != nil ? url
                 : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).outputs[0].url
             let summary = try PreviewRenderer.render(ahap: pattern, format: reader ?? AHAPFormat(), into: directory,
-                                                     stem: files.stems[url], protectedPaths: files.protectedPaths, log: log)
+                                                     stem: files.stems[url], protectedPaths: files.protectedPaths,
+                                                     soundCheck: HarmonyCheck.check, log: log)
             if !options.quiet { print(Self.line(for: url, summary)) }
         }
     }
 
     private static func line(for input: URL, _ summary: PreviewSummary) -> String {
-        let findings = summary.warnings.isEmpty ? "" : ", \(summary.warnings.count) finding(s): see the page"
-        return "\(input.path) → \(summary.page.path)  (\(summary.transientCount) transients, "
+        let findings = summary.warnings.isEmpty ? "" : ", \(counted(summary.warnings.count, "finding")): see the page"
+        return "\(input.path) → \(summary.page.path)  (\(counted(summary.transientCount, "transient")), "
             + String(printf: "%.2f", summary.continuousSeconds) + " s continuous, "
-            + "\(summary.controlPointCount) control points, preset \(summary.presetName ?? "unknown")\(findings))"
+            + "\(counted(summary.controlPointCount, "control point")), preset \(summary.presetName ?? "unknown")\(findings))"
     }
 }

@@ -6,26 +6,28 @@ import TactusCore
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check haptic files (AHAP, .haptic) against their players' rules.",
+        abstract: "Check haptic files (AHAP, .haptic, Android) against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
-        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); any other file as AHAP.
+        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .android.json files against their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed; any other file as AHAP.
+        With --audio, the harmony check (the same as convert --check-harmony and the previews) prints its findings as warnings.
 
         Examples:
           tactus validate out/boom.ahap
           tactus validate out/*.ahap --quiet
           tactus validate out/boom.ahap --audio boom.wav
           tactus validate Explosion.haptic
+          tactus validate out/boom.android.json
         """)
 
-    @Argument(help: "Haptic files to check (.ahap, .haptic).")
+    @Argument(help: "Haptic files to check (.ahap, .haptic, .android.json).")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
     var quiet = false
 
     @Option(help: ArgumentHelp(
-        "Also check harmony with this audio: haptics longer than the sound, continuous haptics under silence, transients with no audible attack.",
+        "Also check harmony with this audio: haptics longer than the sound, haptics that start before it, continuous haptics under silence, transients with no audible attack.",
         valueName: "file"))
     var audio: String?
 
@@ -44,8 +46,7 @@ struct Validate: ParsableCommand {
             var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
             if let audio, !diagnostics.contains(where: { $0.severity == .error }) {
                 do {
-                    let reference = try ReferenceEnvelope.measure(URL(fileURLWithPath: audio))
-                    diagnostics += HarmonyCheck.check(try Self.pattern(data, format), audio: reference).map(\.formatDiagnostic)
+                    diagnostics += try HarmonyCheck.check(format.read(data).track, soundAt: URL(fileURLWithPath: audio))
                 } catch {
                     report(FileError(file: audio, reason: "\(error)"))
                     failed = true
@@ -55,16 +56,9 @@ struct Validate: ParsableCommand {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0 { failed = true }
             if !quiet {
-                print("\(path): \(errors) error(s), \(diagnostics.count - errors) warning(s)")
+                print("\(path): \(counted(errors, "error")), \(counted(diagnostics.count - errors, "warning"))")
             }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// The AHAP pattern the harmony check reads: the file itself, or the AHAP Tactus writes
-    /// from a file of another format.
-    private static func pattern(_ data: Data, _ format: any HapticReadableFormat) throws -> AHAPDocument {
-        if format is AHAPFormat { return try AHAPDecoder().decode(data) }
-        return try AHAPWriter().document(for: try format.read(data).track)
     }
 }

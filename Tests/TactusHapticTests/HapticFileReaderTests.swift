@@ -41,7 +41,8 @@ final class HapticFileReaderTests: XCTestCase {
             ("top level", Data("[1]".utf8), "wrongType", ""),
             ("version 2", file(version: #"{"major": 2, "minor": 0, "patch": 0}"#), "unsupportedVersion", "version.major"),
             ("negative minor", file(version: #"{"major": 1, "minor": -1, "patch": 0}"#), "wrongType", "version.minor"),
-            ("no patch", file(version: #"{"major": 1, "minor": 0}"#), "missingKey", "version.patch"),
+            ("no major", file(version: #"{"minor": 0, "patch": 0}"#), "missingKey", "version.major"),
+            ("major 1.5", file(version: #"{"major": 1.5}"#), "wrongType", "version.major"),
             ("editor a number", file(metadata: #"{"editor": 3}"#), "wrongType", "metadata.editor"),
             ("tags a string", file(metadata: #"{"tags": "a"}"#), "wrongType", "metadata.tags"),
             ("amplitude 1.5", file(amplitude: #"{"time": 0, "amplitude": 0}, {"time": 1, "amplitude": 1.5}"#),
@@ -85,6 +86,14 @@ final class HapticFileReaderTests: XCTestCase {
         XCTAssertEqual(imported.track.regions.count, 1)
         XCTAssertEqual(imported.track.regions[0].start, 0.2, "the region starts where the envelope leaves 0")
         XCTAssertEqual(HapticTrack.value(of: imported.track.regions[0].sharpness, at: 0.5), HapticFileImport.defaultSharpness)
+    }
+
+    /// Meta's reader takes a missing `minor` or `patch` as 0; its own test files have only `major`.
+    func testAVersionWithOnlyMajorIsRead() throws {
+        for version in [#"{"major": 1}"#, #"{"major": 1, "minor": 2}"#] {
+            XCTAssertEqual(diagnostics(file(version: version)), [], version)
+            XCTAssertEqual(try HapticFileFormat().read(file(version: version)).track.transients.count, 1, version)
+        }
     }
 
     func testAFrequencyBreakpointOutsideTheAmplitudeSpanIsAWarningOnly() throws {

@@ -32,7 +32,8 @@ public struct BatchOptions {
     }
 
     var inputURL: URL { URL(fileURLWithPath: input, isDirectory: true).standardizedFileURL }
-    var outputURL: URL { URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL }
+    /// The output folder as an absolute, standardized URL (the batch's `outputRoot`).
+    public var outputURL: URL { URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL }
 }
 
 /// A per-file step that runs after a successful conversion, on the same worker thread: the
@@ -42,8 +43,8 @@ public protocol BatchStep {
     /// up-to-date check: changing it rebuilds the files the step ran on.
     var fingerprint: String { get }
 
-    /// Writes the step's outputs for one converted source (atomically, inside the folder of
-    /// `result.outputs` or below, each committed into `log`) and returns them, so the
+    /// Writes the step's outputs for one converted source (atomically, inside the output
+    /// folder, each committed into `log`) and returns them, so the
     /// manifest tracks and prunes them with the source. Throwing fails the file.
     func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL]
 }

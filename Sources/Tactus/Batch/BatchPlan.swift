@@ -43,7 +43,10 @@ public struct BatchPlan {
         inputRoot = options.inputURL
         outputRoot = options.outputURL
         var isDirectory = false
-        guard FileManager.default.fileExists(atPath: inputRoot.path, isDirectory: &isDirectory), isDirectory else {
+        guard FileManager.default.fileExists(atPath: inputRoot.path, isDirectory: &isDirectory) else {
+            throw BatchUsageError(message: "\(options.input): does not exist (tactus batch takes a folder of sounds)")
+        }
+        guard isDirectory else {
             throw BatchUsageError(message: "\(options.input): is not a folder (tactus batch takes a folder; use tactus convert for files)")
         }
         guard options.jobs >= 1 else { throw BatchUsageError(message: "--jobs must be at least 1") }
@@ -106,6 +109,9 @@ public struct BatchPlan {
         self.failures = failures
         problems = tree.problems + presets.problems
     }
+
+    /// Whether the input folder holds no audio to convert (after `--include`/`--exclude`).
+    public var foundNoAudio: Bool { jobs.isEmpty && failures.isEmpty }
 
     /// The source's folder mirrored under the output folder.
     static func outputFolder(of source: BatchSource, in outputRoot: URL) -> URL {

@@ -49,6 +49,6 @@ public struct BatchProgress {
             return nil
         }
         return "[\(done)/\(total)] \(plan.displayInput(outcome.source)) → \(plan.displayOutput(ahap))  "
-            + "(\(outcome.transients ?? 0) transients, \(String(printf: "%.2f", outcome.durationSeconds ?? 0)) s)"
+            + "(\(counted(outcome.transients ?? 0, "transient")), \(String(printf: "%.2f", outcome.durationSeconds ?? 0)) s)"
     }
 }

@@ -89,16 +89,10 @@ public struct BatchReport {
 
     /// Refuses, before the batch converts anything, a report path that would take the place
     /// of one of the batch's own files:
-    /// - anything inside the output folder, at any depth, when the output folder holds no
-    ///   source. Every file there is the batch's to write, rebuild and prune (outputs, paired
-    ///   sounds, previews, the gallery, the manifest, and whatever a later run adds), so a
-    ///   report there would replace one of them (an AHAP the manifest still calls up to date,
-    ///   the manifest itself) or be replaced by one. One rule for the whole folder, rather than
-    ///   a list of the names this run writes, so a later run, a new format or a preview cannot
-    ///   make an allowed path collide.
-    /// - where the output folder holds the sources too (`-o` the input folder or above it),
-    ///   only the batch's own names there: the manifest, an output it records, or a name that
-    ///   begins as one of this run's outputs (`<outputPrefix>.`).
+    /// - inside the output folder, the batch's own names: the manifest, an output it records
+    ///   (previews included), or a name that begins as one of this run's outputs
+    ///   (`<outputPrefix>.`). Any other name there is the report's, a file of the batch like
+    ///   its outputs: written by it, never pruned, and not read as a source.
     /// - a source of this batch (or a link to one): sources are never modified.
     ///
     /// Judged on resolved paths and by identity (device and inode) of the folders and the file,
@@ -113,10 +107,6 @@ public struct BatchReport {
         if let outputFolder = resolved(plan.outputRoot.path), let inside = relative(folder, under: outputFolder) {
             let name = FilePaths.lastComponent(path)
             let report = inside.isEmpty ? name : inside + "/" + name
-            if !(resolved(plan.inputRoot.path).map { relative($0, under: outputFolder) != nil } ?? false) {
-                throw BatchUsageError(message: "\(path): --report is inside the output folder \(plan.options.output), "
-                                      + "whose files the batch writes and prunes (write the report outside it)")
-            }
             if report == BatchManifest.fileName || plan.manifest.files.values.contains(where: { $0.outputs.contains(report) })
                 || plan.jobs.contains(where: { report.hasPrefix($0.outputPrefix + ".") }) {
                 throw BatchUsageError(message: "\(path): --report names one of the batch's own files in \(plan.options.output) "

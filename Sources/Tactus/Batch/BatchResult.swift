@@ -75,7 +75,7 @@ public struct BatchResult {
     /// One line: `12 converted, 3 up to date, 1 failed; 8.40 s of audio in 1.20 s (7.0× real time)`.
     public var summary: String {
         var parts = ["\(count(.converted)) converted", "\(count(.upToDate)) up to date", "\(count(.failed)) failed"]
-        if !problems.isEmpty { parts.append("\(problems.count) other problem(s)") }
+        if !problems.isEmpty { parts.append(counted(problems.count, "other problem")) }
         if interrupted { parts.append("\(count(.notStarted)) not started (interrupted)") }
         var line = parts.joined(separator: ", ")
         line += String(printf: "; %.2f s of audio in %.2f s", convertedAudioSeconds, wallSeconds)
@@ -83,8 +83,8 @@ public struct BatchResult {
             line += String(printf: " (%.1f× real time)", convertedAudioSeconds / wallSeconds)
         }
         let kept = orphans.filter { !$0.pruned }.count, pruned = orphans.count - kept
-        if kept > 0 { line += "; \(kept) deleted source(s) still have outputs (--prune removes them)" }
-        if pruned > 0 { line += "; pruned the outputs of \(pruned) deleted source(s)" }
+        if kept > 0 { line += "; \(counted(kept, "deleted source")) still \(kept == 1 ? "has" : "have") outputs (--prune removes them)" }
+        if pruned > 0 { line += "; pruned the outputs of \(counted(pruned, "deleted source"))" }
         return line
     }
 }

@@ -27,7 +27,13 @@ public struct Fidelity {
     /// Findings of `HarmonyCheck` against the source audio.
     public var harmonyWarnings: Int
 
-    public static func measure(ahap: Data, baseDirectory: URL, reference: ReferenceEnvelope) throws -> Fidelity {
+    /// - Parameters:
+    ///   - ahap: the AHAP file's bytes.
+    ///   - baseDirectory: where its paired audio is looked for (the validator's check).
+    ///   - reference: the sound's loudness and brightness.
+    ///   - sound: where the sound is audible, for `HarmonyCheck`.
+    public static func measure(ahap: Data, baseDirectory: URL, reference: ReferenceEnvelope,
+                               sound: SoundActivity) throws -> Fidelity {
         let document = try AHAPDecoder().decode(ahap)
         let evaluator = PatternEvaluator(document)
         let validation = AHAPValidator(baseDirectory: baseDirectory).validate(ahap)
@@ -59,6 +65,6 @@ public struct Fidelity {
                         controlPointsPerSecond: Double(document.controlPointCount) / seconds, bytesPerSecond: Double(ahap.count) / seconds,
                         scaledTransients: scaled, validatorErrors: validation.errorCount,
                         validatorWarnings: validation.warningCount,
-                        harmonyWarnings: HarmonyCheck.check(document, audio: reference).count)
+                        harmonyWarnings: HarmonyCheck.check(AHAPImport.imported(from: document).track, sound: sound).count)
     }
 }

@@ -33,28 +33,20 @@ public struct ReferenceEnvelope {
         let sr = reader.format.sampleRate
         let hop = max(1, Int((hopSeconds * sr).rounded()))
         let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000))
-        var levelDb: [Double] = [], logCentroid: [Double] = []
+        var levels = BlockLevelMeter(blockFrames: hop)
+        var logCentroid: [Double] = []
         let blocks = MonoBlockReader<Float>(reader, blockFrames: 4096)
-        var power = 0.0, filled = 0, total = 0
+        var total = 0
         func frame(_ f: SpectralFrame) {
             let c = Double(CentroidAnalyzer.centroid(of: f, minHz: 20, maxHz: 20000))
             logCentroid.append(c > 0 ? log2(c) : 0)
         }
         while try blocks.next({ _, mono in
-            for x in mono {
-                power += Double(x) * Double(x)
-                filled += 1
-                if filled == hop {
-                    levelDb.append(10 * log10(max(power / Double(hop), 1e-14)))
-                    power = 0
-                    filled = 0
-                }
-            }
+            levels.push(mono)
             total += mono.count
             stft.push(mono, frame)
         }) {}
-        if filled > 0 { levelDb.append(10 * log10(max(power / Double(filled), 1e-14))) }
         stft.finish(frame)
-        return ReferenceEnvelope(levelDb: levelDb, logCentroid: logCentroid, duration: Double(total) / sr)
+        return ReferenceEnvelope(levelDb: levels.finish(), logCentroid: logCentroid, duration: Double(total) / sr)
     }
 }

@@ -1,0 +1,43 @@
+import TactusPlatform
+
+/// The findings a reader of a JSON haptic file collects as it goes (what
+/// `HapticReadableFormat.validate` returns), with the checks every such reader makes: that the
+/// bytes are JSON, and that a member is there with the kind expected.
+public struct FormatFindings: Sendable {
+    /// Every finding so far, in the order found.
+    public private(set) var all: [FormatDiagnostic] = []
+
+    public init() {}
+
+    /// Whether any finding is an error.
+    public var hasErrors: Bool { all.contains { $0.severity == .error } }
+
+    public mutating func error(_ kind: String, _ location: String, _ message: String) {
+        all.append(FormatDiagnostic(severity: .error, kind: kind, location: location, message: message))
+    }
+
+    public mutating func warning(_ kind: String, _ location: String, _ message: String) {
+        all.append(FormatDiagnostic(severity: .warning, kind: kind, location: location, message: message))
+    }
+
+    /// `data` parsed as JSON, or nil after an `invalidJSON` error naming the line and column.
+    public mutating func json(_ data: Data) -> JSONValue? {
+        do { return try JSONReader.parse(data) } catch {
+            self.error("invalidJSON", "", "\(error)")
+            return nil
+        }
+    }
+
+    /// `value` as an array, or nil after a `missingKey` (no value) or `wrongType` error at `place`.
+    public mutating func array(_ value: JSONValue?, at place: String) -> [JSONValue]? {
+        guard let value else {
+            self.error("missingKey", place, "missing")
+            return nil
+        }
+        guard case .array(let items) = value else {
+            self.error("wrongType", place, "expected an array, found \(value.kindName)")
+            return nil
+        }
+        return items
+    }
+}
