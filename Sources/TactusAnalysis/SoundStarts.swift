@@ -6,7 +6,7 @@ import TactusCore
 /// Audible means within `audibleBelowPeakDb` of the file's peak sample (the real-sound
 /// corpus's onset rule); a silence is at least one whole hop-long block below that. The peak
 /// is known only at the end, so while the samples stream past the starts are kept for a
-/// ladder of levels 6.02 dB apart (powers of two, down to 2^-16 of full scale), each block's
+/// ladder of levels 1.5 dB apart (quarter powers of two, down to 2^-16 of full scale), each block's
 /// peak compared with every level and only the blocks where a level is first crossed after a
 /// silence searched sample by sample; `finish` answers at the lowest level that is not below
 /// the audible one. Memory: the starts of the levels within 60 dB of the loudest block so far.
@@ -20,7 +20,10 @@ public final class SoundStarts {
 
     /// How far under the file's peak sample a sample still counts as audible, in dB.
     public static let audibleBelowPeakDb = 50.0
-    static let levelCount = 17
+    /// Ladder levels per halving of the amplitude (6.02 dB): 1.5 dB apart, so a start is placed
+    /// at most 1.5 dB above the audible level.
+    static let levelsPerBinade = 4
+    static let levelCount = 16 * levelsPerBinade + 1
     /// Levels further than this under the loudest block so far can no longer be the audible one.
     static let keptRangeDb = 60.0
 
@@ -44,25 +47,46 @@ public final class SoundStarts {
         starts = [[(Int, Int)]](repeating: [], count: Self.levelCount)
     }
 
-    /// Level `j` as an amplitude: 2^-j of full scale.
-    static func level(_ j: Int) -> Float { Float(sign: .plus, exponent: -j, significand: 1) }
+    /// Level `j` as an amplitude: 2^(-j / levelsPerBinade) of full scale.
+    static let levels: [Float] = (0..<levelCount).map { Float(exp2(-Double($0) / Double(levelsPerBinade))) }
+    static func level(_ j: Int) -> Float { levels[j] }
 
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         var offset = 0
         while offset < samples.count {
             let count = min(block - filled, samples.count - offset)
-            for i in 0..<count { buffer[filled + i] = samples[offset + i] }
+            buffer.withUnsafeMutableBufferPointer { destination in
+                _ = UnsafeMutableBufferPointer(rebasing: destination[filled..<filled + count])
+                    .update(fromContentsOf: samples[offset..<offset + count])
+            }
             filled += count
             offset += count
             if filled == block { process(count: block) }
         }
     }
 
+    /// The largest magnitude among the first `count` samples of the block, eight lanes at a time.
+    private func blockPeak(count: Int) -> Float {
+        buffer.withUnsafeBufferPointer { samples in
+            let base = samples.baseAddress!
+            var lanes = SIMD8<Float>(repeating: 0)
+            var k = 0
+            while k + 8 <= count {
+                let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
+                lanes = pointwiseMax(lanes, pointwiseMax(v, -v))
+                k += 8
+            }
+            var loudest = lanes.max()
+            while k < count { loudest = max(loudest, abs(base[k])); k += 1 }
+            return loudest
+        }
+    }
+
     private func process(count: Int) {
-        var loudest: Float = 0
-        for i in 0..<count { loudest = max(loudest, abs(buffer[i])) }
-        peak = max(peak, loudest)
-        let lowestKept = peak > 0 ? Int((Double(-log2(peak)) + Self.keptRangeDb / 6.0206).rounded(.up)) : Self.levelCount
+        let loudest = blockPeak(count: count)
+        if loudest.isFinite { peak = max(peak, loudest) }
+        let lowestKept = peak > 0
+            ? Int(((Double(-log2(peak)) + Self.keptRangeDb / 6.0206) * Double(Self.levelsPerBinade)).rounded(.up)) : Self.levelCount
         for j in 0..<Self.levelCount {
             let threshold = Self.level(j)
             if loudest >= threshold {

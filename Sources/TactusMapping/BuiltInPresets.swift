@@ -142,8 +142,6 @@ enum BuiltInPresets {
       "mergeGapMs": 200
     },
     "sharpness": {
-      "lowOctaves": 7.5,
-      "highOctaves": 11.5,
       "smoothingMs": 40
     }
   }

@@ -97,16 +97,30 @@ public struct HapticMapper {
 
     /// Sharpness per frame: the brightness `mapping.sharpness.from` names, mapped onto 0…1,
     /// held through frames too quiet to have a meaningful brightness, then smoothed.
+    ///
+    /// weightedCentroid: each frame's log2 centroid less the file's weight in the lows, the
+    /// power-weighted mean over its audible frames of how far the weighted centroid
+    /// (`CentroidAnalyzer.weightedOutput`) lies under the log2 centroid. The file's level is
+    /// then the transients' perceptual measure (a rumble round, a hiss crisp), while within the
+    /// file the curve moves exactly as the centroid does (a frame's own low share is too noisy
+    /// to order frames by).
     private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
         let audible = Float(intensity.number(IntensitySettings.floorDb))
-        let centroids: [Float], scale: (Double) -> Double
+        let centroids = analysis.feature(CentroidAnalyzer.output)
+        let scale: (Double) -> Double
         if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
             let lowest = sharpness.number(SharpnessSettings.lowOctaves)
             let span = max(0.1, sharpness.number(SharpnessSettings.highOctaves) - lowest)
-            centroids = analysis.feature(CentroidAnalyzer.weightedOutput)
-            scale = { min(1, max(0, ($0 - lowest) / span)) }
+            let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
+            var penalty = 0.0, total = 0.0
+            for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
+                let power = pow(10, Double(relativeLevels[k]) / 10)
+                penalty += power * (log2(Double(centroids[k])) - Double(weighted[k]))
+                total += power
+            }
+            let lowWeight = total > 0 ? penalty / total : 0
+            scale = { min(1, max(0, (log2($0) - lowWeight - lowest) / span)) }
         } else {
-            centroids = analysis.feature(CentroidAnalyzer.output)
             let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
             scale = { hz($0) }
         }
@@ -141,10 +155,6 @@ public struct HapticMapper {
                                mergeGap: Int(intensity.number(IntensitySettings.mergeGapMs) / 1000 / hop),
                                minLength: Int(intensity.number(IntensitySettings.minRegionMs) / 1000 / hop))
         follower.smooth(&values)
-        if gain != 1 {
-            let gain = Float(gain)
-            for k in values.indices { values[k] *= gain }
-        }
         return pieces(of: spans, hop: hop, duration: analysis.duration, starts: analysis.soundStarts).map { piece in
             let (start, end, frames) = piece
             // Simplified as they are read: an hour-long region is never held point by point.
@@ -156,9 +166,11 @@ public struct HapticMapper {
                     return HapticTrack.Point(time: i == 0 ? start : min(end, Double(k) * hop), value: Double(values[k]))
                 }
             }
+            // The strength scales the simplified curve, so a quieter sound keeps its shape.
+            let shape = curve(values, tolerance: intensity.number(IntensitySettings.tolerance))
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
-                intensity: fade(curve(values, tolerance: intensity.number(IntensitySettings.tolerance)), start: start, end: end),
+                intensity: fade(shape.map { HapticTrack.Point(time: $0.time, value: gain * $0.value) }, start: start, end: end),
                 sharpness: curve(brightness, tolerance: sharpness.number(SharpnessSettings.tolerance)))
         }
     }
@@ -177,14 +189,15 @@ public struct HapticMapper {
             let end = min(duration, Double(span.upperBound) * hop)
             while next < starts.count, starts[next].time <= start { next += 1 }
             while start < end {
-                let silence = next < starts.count && starts[next].silenceStart < end ? starts[next] : nil
+                // Only a sound that starts inside the span cuts it (a tail into the silence after
+                // the span's last sound belongs to that sound).
+                let silence = next < starts.count && starts[next].time < end ? starts[next] : nil
                 let pieceEnd = silence.map { max(start, $0.silenceStart) } ?? end
                 let last = silence == nil ? span.upperBound - 1 : min(span.upperBound - 1, Int((pieceEnd / hop + 1e-9).rounded(.down)))
                 if pieceEnd > start, first <= last {
                     result.append((start, pieceEnd, first..<last + 1))
                 }
-                // A sound starting after this span is left for the next span.
-                guard let silence, silence.time < end else { break }
+                guard let silence else { break }
                 start = silence.time
                 first = Int((start / hop - 1e-9).rounded(.up))
                 next += 1

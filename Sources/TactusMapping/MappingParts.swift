@@ -67,9 +67,9 @@ public enum SharpnessSettings: TunablePart {
     public static let id = "mapping.sharpness"
     public static let summary = "Sharpness of the continuous body from brightness: the weighted centroid in octaves (as transients), or the spectral centroid on a log-frequency scale."
     public static let from = ParameterDescriptor.choice("from", ["weightedCentroid", "centroid"], default: "weightedCentroid",
-                help: "What the body's sharpness measures. weightedCentroid: each frame's power centroid less its weight in the lows, mapped lowOctaves…highOctaves (a rumble feels round, a hiss crisp; the transients' measure); centroid: the magnitude centroid mapped lowHz…highHz.")
+                help: "What the body's sharpness measures. weightedCentroid: each frame's log2 centroid less the sound's weight in the lows (the power-weighted mean, over its audible frames, of what the transients' weighted centroid takes off), mapped lowOctaves…highOctaves: a rumble feels round, a hiss crisp, and within the sound the curve moves as the centroid does; centroid: the magnitude centroid mapped lowHz…highHz.")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 6.5, unit: "octaves",
-                help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
+                help: "weightedCentroid: the value (log2 Hz less the weight in the lows) that maps to sharpness 0.")
     public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 10.5, unit: "octaves",
                 help: "weightedCentroid value that maps to sharpness 1.")
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
