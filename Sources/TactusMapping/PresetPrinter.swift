@@ -2,7 +2,7 @@ import TactusAHAP
 import TactusCore
 
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
-/// init`), and a listing of every value with where it came from (`presets show`).
+/// init`), and a listing of every value with where it came from and what it means (`presets show`).
 public enum PresetPrinter {
     /// A complete preset holding every parameter as declared (the `feel` controls and the
     /// values they move, not the values they make), in section order, ready to edit.
@@ -47,7 +47,7 @@ public enum PresetPrinter {
     /// Every value in section order: `section.key = value    (origin)`, then, when the `feel`
     /// controls change it, `→ value (feel)`, what the part runs with; each followed by an
     /// indented line with the parameter's description and unit.
-    public static func origins(_ preset: ResolvedPreset) -> [String] {
+    public static func listing(_ preset: ResolvedPreset) -> [String] {
         var rows: [(value: String, origin: String, help: String)] = [
             ("onset.method = \"\(preset.onsetMethod.id)\"", "(\(preset.origins["onset.method"] ?? "default"))", "Onset detection method: \(preset.onsetMethod.summary)"),
         ]

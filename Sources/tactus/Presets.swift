@@ -48,7 +48,7 @@ struct Presets: ParsableCommand {
             print("\(resolved.name): \(resolved.description)")
             print("chain: " + resolved.chain.joined(separator: " → "))
             print("hash: \(resolved.hash)")
-            for line in PresetPrinter.origins(resolved) { print("  " + line) }
+            for line in PresetPrinter.listing(resolved) { print("  " + line) }
         }
     }
 
@@ -97,7 +97,8 @@ struct Presets: ParsableCommand {
             let folder = destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let schema = PresetLibrary.standard().schemaReference(from: folder)
             if schema == nil {
-                report("no \(PresetSchema.fileName) beside the presets (write one with `tactus presets schema > \(PresetSchema.fileName)` next to the new preset)")
+                report(FileError(file: PresetSchema.fileName, reason: "not found beside the presets",
+                                 hint: "write one next to the new preset with `tactus presets schema > \(PresetSchema.fileName)`"))
             }
             let text = PresetPrinter.json(resolved, name: name, description: "Started from \(resolved.name).",
                                           schema: schema ?? PresetSchema.fileName)

@@ -100,4 +100,18 @@ final class FeelTests: XCTestCase {
         XCTAssertEqual(again.hash, preset.hash)
         XCTAssertEqual(again.declaredSections, preset.declaredSections)
     }
+
+    /// A folder's `tactus.json` sets a control like any parameter: its files convert with it.
+    func testAFolderSettingSetsAControl() throws {
+        let fixture = BatchFixture()
+        defer { fixture.remove() }
+        try fixture.sound("loud.wav")
+        try fixture.sound("soft/quiet.wav")
+        try fixture.text("soft/tactus.json", #"{"set": {"feel.strengthDb": -12}}"#)
+        let result = try fixture.run()
+        XCTAssertTrue(result.succeeded, "\(result.problems)")
+        XCTAssertEqual(try fixture.metadata("soft/quiet.ahap")["PresetHash"],
+                       try BatchFixture.library.resolve("default", overrides: ["feel.strengthDb=-12"]).hash)
+        XCTAssertNotEqual(try fixture.metadata("soft/quiet.ahap")["PresetHash"], try fixture.metadata("loud.ahap")["PresetHash"])
+    }
 }

@@ -61,4 +61,19 @@ final class PresetCommandTests: RobustnessTestCase {
         XCTAssertEqual(outcome.stderrLines, ["tactus: --set: mapping.sharpness.lowHz = 4000 must be below mapping.sharpness.highHz = 3000"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: outputFolder.path))
     }
+
+    /// A preset file that inverts a pair fails `presets validate` (exit 1) and `convert` (exit
+    /// 64) on one line naming the file and both keys.
+    func testAPresetThatInvertsAPairIsRefused() throws {
+        let preset = try write(Data(#"{"schemaVersion": 1, "extends": "default", "mapping": {"transients": {"lowOctaves": 9, "highOctaves": 8}}}"#.utf8),
+                               to: "inverted.json")
+        let line = "tactus: inverted.json: mapping.transients.lowOctaves = 9 must be below mapping.transients.highOctaves = 8"
+        let validated = try CLIRunner.run(["presets", "validate", preset.path], in: folder)
+        XCTAssertEqual(validated.status, 1, "\(validated)")
+        XCTAssertEqual(validated.stderrLines, [line])
+        let audio = try write(Signals.clicks(at: [0.1], seconds: 0.3, sampleRate: 44_100), to: "a.wav")
+        let converted = try CLIRunner.run(["convert", audio.path, "-o", outputFolder.path, "--preset", preset.path], in: folder)
+        XCTAssertEqual(converted.status, 64, "\(converted)")
+        XCTAssertEqual(converted.stderrLines, [line])
+    }
 }
