@@ -43,7 +43,7 @@ final class OrderedPairTests: XCTestCase {
         }
         XCTAssertEqual(Set(checked), ["onset.minHz", "peaks.swellAttackMs", "centroid.minHz", "mapping.transients.floorDb",
                                       "mapping.transients.minIntensity", "mapping.transients.lowOctaves",
-                                      "mapping.intensity.floorDb", "mapping.sharpness.lowHz"])
+                                      "mapping.intensity.floorDb", "mapping.sharpness.lowOctaves", "mapping.sharpness.lowHz"])
     }
 
     /// The later of the two settings is blamed: here the child that lowered the top.
