@@ -44,9 +44,10 @@ struct Validate: ParsableCommand {
             }
             let format = HapticFormats.reader(for: url) ?? AHAPFormat()
             var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
-            if let audio, !diagnostics.contains(where: { $0.severity == .error }) {
+            // A file its validator finds no error in reads.
+            if let audio, !diagnostics.contains(where: { $0.severity == .error }), let track = try? format.read(data).track {
                 do {
-                    diagnostics += try HarmonyCheck.check(format.read(data).track, soundAt: URL(fileURLWithPath: audio))
+                    diagnostics += try HarmonyCheck.check(track, soundAt: URL(fileURLWithPath: audio))
                 } catch {
                     report(FileError(file: audio, reason: "\(error)"))
                     failed = true

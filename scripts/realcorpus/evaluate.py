@@ -226,7 +226,7 @@ def category_scores(tactus: str, half: Path, categories: list[str], preset: str)
                 (Path(folder) / truth["file"]).symlink_to((half / truth["file"]).resolve())
         text = run([tactus, "evaluate", folder, "--preset", preset])
         p, r, f = (float(x) for x in re.search(r"^ALL\s+\d+\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text, re.M).groups())
-        pearson = re.search(r"continuous intensity↔loudness Pearson, mean of \d+ files: ([\d.]+)", text)
+        pearson = re.search(r"continuous intensity↔loudness Pearson, mean of \d+ files?: ([\d.]+)", text)
         onsets = [o for item in analyses(tactus, Path(folder), preset).values() for o in item["onsets"]
                   if o.get("sharpness") is not None]
         intensity = sorted(o["intensity"] for o in onsets)

@@ -71,11 +71,13 @@ public struct CorpusEvaluation {
         let pairs = files.flatMap(\.fidelity.sharpnessPairs)
         let pooled = Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)) ?? 0
         lines.append("")
-        lines.append(String(printf: "continuous intensity↔loudness Pearson, mean of %d files: %.3f", intensity.count, intensity.value))
-        lines.append(String(printf: "felt intensity (continuous + transients)↔loudness Pearson, mean of %d files: %.3f",
-                            felt.count, felt.value))
-        lines.append(String(printf: "sharpness↔log centroid Spearman, mean of %d files: %.3f; pooled over %d frames: %.3f",
-                            sharpness.count, sharpness.value, pairs.count, pooled))
+        lines.append("continuous intensity↔loudness Pearson, mean of \(counted(intensity.count, "file")): "
+                     + String(printf: "%.3f", intensity.value))
+        lines.append("felt intensity (continuous + transients)↔loudness Pearson, mean of \(counted(felt.count, "file")): "
+                     + String(printf: "%.3f", felt.value))
+        lines.append("sharpness↔log centroid Spearman, mean of \(counted(sharpness.count, "file")): "
+                     + String(printf: "%.3f", sharpness.value) + "; pooled over \(counted(pairs.count, "frame")): "
+                     + String(printf: "%.3f", pooled))
         lines.append(String(printf: "control points per second: %.1f   AHAP bytes per second: %.0f",
                             mean { $0.controlPointsPerSecond }.value, mean { $0.bytesPerSecond }.value))
         lines.append("scaled transients: \(files.map(\.fidelity.scaledTransients).reduce(0, +))   "
