@@ -34,8 +34,14 @@ public final class SoundStarts {
     /// Samples in whole blocks handed to `process` so far.
     private var consumed = 0
     private var peak: Float = 0
-    /// Per level: the sample where its current silence began (nil while the level is crossed).
-    private var silentSince: [Int?]
+    /// Per level: the sample where its last silence began (current for the levels under
+    /// `crossedFrom`).
+    private var silentSince: [Int]
+    /// The levels the last block crossed are `crossedFrom...` (levels fall with the index);
+    /// those above are silent. At the file's start every level is silent since sample 0.
+    private var crossedFrom = SoundStarts.levelCount
+    /// The levels from this one on had their starts dropped (too far under the peak to matter).
+    private var keptThrough = SoundStarts.levelCount
     /// Per level: (silence start, first sample) of every sound it saw begin.
     private var starts: [[(Int, Int)]]
 
@@ -43,7 +49,7 @@ public final class SoundStarts {
         self.sampleRate = sampleRate
         block = max(1, blockLength)
         buffer = [Float](repeating: 0, count: block)
-        silentSince = [Int?](repeating: 0, count: Self.levelCount)
+        silentSince = [Int](repeating: 0, count: Self.levelCount)
         starts = [[(Int, Int)]](repeating: [], count: Self.levelCount)
     }
 
@@ -69,14 +75,15 @@ public final class SoundStarts {
     private func blockPeak(count: Int) -> Float {
         buffer.withUnsafeBufferPointer { samples in
             let base = samples.baseAddress!
-            var lanes = SIMD8<Float>(repeating: 0)
+            var highest = SIMD8<Float>(repeating: 0), lowest = SIMD8<Float>(repeating: 0)
             var k = 0
             while k + 8 <= count {
                 let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
-                lanes = pointwiseMax(lanes, pointwiseMax(v, -v))
+                highest.replace(with: v, where: v .> highest)
+                lowest.replace(with: v, where: v .< lowest)
                 k += 8
             }
-            var loudest = lanes.max()
+            var loudest = max(highest.max(), -lowest.min())
             while k < count { loudest = max(loudest, abs(base[k])); k += 1 }
             return loudest
         }
@@ -87,18 +94,18 @@ public final class SoundStarts {
         if loudest.isFinite { peak = max(peak, loudest) }
         let lowestKept = peak > 0
             ? Int(((Double(-log2(peak)) + Self.keptRangeDb / 6.0206) * Double(Self.levelsPerBinade)).rounded(.up)) : Self.levelCount
-        for j in 0..<Self.levelCount {
-            let threshold = Self.level(j)
-            if loudest >= threshold {
-                if let since = silentSince[j], j <= lowestKept {
-                    let first = (0..<count).first { abs(buffer[$0]) >= threshold } ?? 0
-                    starts[j].append((since, consumed + first))
-                }
-                silentSince[j] = nil
-            } else if silentSince[j] == nil {
-                silentSince[j] = consumed
-            }
-            if j > lowestKept, !starts[j].isEmpty { starts[j] = [] }
+        // Only the levels between the last block's lowest crossed level and this one's change.
+        let crossed = Self.levels.partitioningIndex { $0 <= loudest }
+        for j in crossed..<max(crossed, crossedFrom) where j <= lowestKept {
+            let threshold = Self.levels[j]
+            let first = (0..<count).first { abs(buffer[$0]) >= threshold } ?? 0
+            starts[j].append((silentSince[j], consumed + first))
+        }
+        for j in crossedFrom..<max(crossedFrom, crossed) { silentSince[j] = consumed }
+        crossedFrom = crossed
+        while keptThrough > lowestKept + 1 {
+            keptThrough -= 1
+            starts[keptThrough] = []
         }
         consumed += count
         filled = 0
