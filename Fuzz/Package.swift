@@ -3,7 +3,7 @@ import PackageDescription
 
 // libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
 // validator, evaluator), Meta/Lofelt .haptic (reader, validator, and what it reads through
-// every writer), what validate --audio and preview do with a pattern (harmony
+// every writer), gamepad rumble timelines (reader, validator, written again), what validate --audio and preview do with a pattern (harmony
 // check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
@@ -33,6 +33,10 @@ let package = Package(
                                          .product(name: "TactusAHAP", package: "Tactus"),
                                          .product(name: "TactusCore", package: "Tactus"),
                                          .product(name: "TactusHaptic", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+        .executableTarget(name: "FuzzRumble",
+                          dependencies: ["FuzzDriver", .product(name: "TactusCore", package: "Tactus"),
+                                         .product(name: "TactusRender", package: "Tactus")],
                           swiftSettings: fuzzing, linkerSettings: linking),
         .executableTarget(name: "FuzzPreset",
                           dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],

@@ -73,7 +73,8 @@ public struct ActuatorDrive: Equatable, Sendable {
     /// its last pulse or region, whichever is later.
     public func frames(for track: HapticTrack, sampleRate: Double) -> Int {
         let end = ([track.duration] + track.regions.map(\.end) + track.transients.map { $0.time + pulse }).max() ?? 0
-        return Int((end * sampleRate).rounded(.up))
+        // A rounding error above a whole frame does not add one.
+        return Int((end * sampleRate - 1e-6).rounded(.up))
     }
 
     /// The drive signal of `track` at `sampleRate`, sample by sample from time 0.

@@ -60,7 +60,7 @@ public struct RumbleFormat: HapticReadableFormat {
         try track.checkFinite(below: Self.maxSeconds)
         let stepSeconds = Double(step) / 1000, pulse = Double(transient) / 1000
         let end = ([track.duration] + track.regions.map(\.end) + track.transients.map { $0.time + pulse }).max() ?? 0
-        let steps = Int((end / stepSeconds).rounded(.up))
+        let steps = Int((end / stepSeconds - 1e-9).rounded(.up))  // a rounding error does not add a step
         var sampler = TrackSampler(track, pulse: pulse, edge: 0, shape: .rectangle)
         var timelines = [[Double]](repeating: [], count: hasTriggers ? 4 : 2)
         for n in 0..<steps {
