@@ -6,10 +6,10 @@ import TactusCore
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check haptic files (AHAP, .haptic) against their players' rules.",
+        abstract: "Check haptic files (AHAP, .haptic, rumble) against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
-        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); any other file as AHAP.
+        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .rumble.json files against the rumble timeline's rules (Integrations/Rumble/FORMAT.md); files Tactus writes but does not read back (.pcm.wav, .dualsense.wav) are refused; any other file as AHAP.
 
         Examples:
           tactus validate out/boom.ahap
@@ -18,7 +18,7 @@ struct Validate: ParsableCommand {
           tactus validate Explosion.haptic
         """)
 
-    @Argument(help: "Haptic files to check (.ahap, .haptic).")
+    @Argument(help: "Haptic files to check (.ahap, .haptic, .rumble.json).")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
@@ -40,7 +40,12 @@ struct Validate: ParsableCommand {
                 failed = true
                 continue
             }
-            let format = HapticFormats.reader(for: url) ?? AHAPFormat()
+            guard let format = HapticFormats.reader(for: url) ?? Self.readableAsAHAP(url) else {
+                report(FileError(file: path, reason: "is a file Tactus writes but does not read back",
+                                 hint: "validate the AHAP converted from the same sound"))
+                failed = true
+                continue
+            }
             var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
             if let audio, !diagnostics.contains(where: { $0.severity == .error }) {
                 do {
@@ -59,6 +64,12 @@ struct Validate: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// AHAP for a file no readable format's extension names, unless a write-only format's does.
+    private static func readableAsAHAP(_ url: URL) -> AHAPFormat? {
+        let name = url.lastPathComponent.lowercased()
+        return HapticFormats.all.contains { name.hasSuffix("." + $0.fileExtension.lowercased()) } ? nil : AHAPFormat()
     }
 
     /// The AHAP pattern the harmony check reads: the file itself, or the AHAP Tactus writes
