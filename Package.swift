@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
         .library(name: "TactusHaptic", targets: ["TactusHaptic"]),
         .library(name: "TactusAndroid", targets: ["TactusAndroid"]),
+        .library(name: "TactusRender", targets: ["TactusRender"]),
         .library(name: "TactusPreview", targets: ["TactusPreview"]),
         .executable(name: "tactus", targets: ["tactus"]),
         // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
@@ -44,14 +45,17 @@ let package = Package(
         .target(name: "TactusHaptic", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
         .target(name: "TactusAndroid", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        // Foundation-only: formats rendered on a time grid: actuator drive signals (pcm, dualsense)
+        // and gamepad rumble.
+        .target(name: "TactusRender", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
         // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
         .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
         // Presets and the mapping from features to a HapticTrack.
-        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP", "TactusHaptic", "TactusAndroid"]),
+        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
+        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio"]),
         .executableTarget(name: "tactus", dependencies: [
@@ -73,7 +77,7 @@ let package = Package(
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusHaptic", "TactusTestSupport"]),
     ]
 )

@@ -3,7 +3,8 @@ import PackageDescription
 
 // libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
 // validator, evaluator), Meta/Lofelt .haptic and Android JSON (readers, validators, and what
-// they read through every writer), what validate --audio and preview do with a pattern (harmony
+// they read through every writer), gamepad rumble timelines (reader, validator, written again),
+// what validate --audio and preview do with a pattern (harmony
 // check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
@@ -34,6 +35,10 @@ let package = Package(
                                          .product(name: "TactusAndroid", package: "Tactus"),
                                          .product(name: "TactusCore", package: "Tactus"),
                                          .product(name: "TactusHaptic", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+        .executableTarget(name: "FuzzRumble",
+                          dependencies: ["FuzzDriver", .product(name: "TactusCore", package: "Tactus"),
+                                         .product(name: "TactusRender", package: "Tactus")],
                           swiftSettings: fuzzing, linkerSettings: linking),
         .executableTarget(name: "FuzzPreset",
                           dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],

@@ -107,10 +107,10 @@ public struct Converter {
         let inputPath = input.standardizedFileURL.path
         let folder = outputDirectory.standardizedFileURL.path
         let besideSource = folder == FilePaths.parent(of: inputPath)
-        let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
+        let hapticURLs = outputURLs(in: outputDirectory, stem: stem)
         let output = preset.parameters(OutputSettings.id)
         let pairing = AudioPairing.choose(for: reader, into: outputDirectory, besideSource: besideSource, stem: stem,
-                                          enabled: output.flag(OutputSettings.pairAudio))
+                                          enabled: output.flag(OutputSettings.pairAudio) && pairsAudio)
         try Self.refuseToOverwriteInputs(hapticURLs + [pairing.destination].compactMap { $0 }, in: folder, input: input,
                                          inputPath: inputPath, protectedPaths: protectedPaths)
         try refuseToReplaceForeignHaptics(hapticURLs, input: input)
@@ -136,7 +136,8 @@ public struct Converter {
             pairedAudio: pairing.audioName.map {
                 PairedAudio(fileName: $0, volume: output.number(OutputSettings.audioVolume), useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))
             },
-            metadata: provenance.metadata(source: input.lastPathComponent))
+            metadata: provenance.metadata(source: input.lastPathComponent),
+            sound: DecodedSound(url: input, format: reader.format))
         let outputs = try write(track, context: context, to: hapticURLs) {
             // Audio first, then the haptics: a haptic file on disk never names audio that is not there.
             if let audioOutput {
@@ -155,7 +156,7 @@ public struct Converter {
         try OutputFolder.prepare(outputDirectory)
         let inputPath = input.standardizedFileURL.path
         let folder = outputDirectory.standardizedFileURL.path
-        let hapticURLs = formats.map { outputDirectory.appendingPathComponent(stem + "." + type(of: $0).fileExtension) }
+        let hapticURLs = outputURLs(in: outputDirectory, stem: stem)
         try Self.refuseToOverwriteInputs(hapticURLs, in: folder, input: input, inputPath: inputPath,
                                          protectedPaths: protectedPaths)
         try refuseToReplaceForeignHaptics(hapticURLs, input: input)
@@ -171,7 +172,7 @@ public struct Converter {
         // The paired sound: referenced where it is when the outputs sit beside the input,
         // else copied beside them (never replacing a different file of that name). The name
         // comes from the file: only a plain path below the input's folder is followed.
-        var pairedAudio = imported.pairedAudio
+        var pairedAudio = pairsAudio ? imported.pairedAudio : nil
         if let audio = pairedAudio, !FilePaths.isPlainRelative(audio.fileName) {
             dropSound("\(audio.fileName) is not a plain path inside the file's folder")
             pairedAudio = nil
@@ -213,6 +214,19 @@ public struct Converter {
                                 audioFormat: nil, track: imported.track, warnings: warnings)
     }
 
+    /// Whether a selected format plays the paired audio file (`HapticFormat.pairsAudio`): only
+    /// then is one written or copied.
+    private var pairsAudio: Bool { formats.contains { type(of: $0).pairsAudio } }
+
+    /// Every selected format's files, `<stem>.<ending>`, in format order (`HapticFormat.fileEndings`).
+    private var fileEndings: [(format: any HapticFormat, ending: String)] {
+        formats.flatMap { format in format.fileEndings.map { (format, $0) } }
+    }
+
+    private func outputURLs(in directory: URL, stem: String) -> [URL] {
+        fileEndings.map { directory.appendingPathComponent(stem + "." + $0.ending) }
+    }
+
     /// Writes `track` in every format into staged files, runs `beforeCommit` (which commits
     /// whatever the haptics name), then commits the haptic files in format order.
     private func write(_ track: HapticTrack, context: HapticWriteContext, to urls: [URL],
@@ -220,9 +234,11 @@ public struct Converter {
         let staged = urls.map(StagedFile.init)
         defer { staged.forEach { $0.discard() } }
         var outputs: [FormatOutput] = []
-        for (format, file) in zip(formats, staged) {
+        for ((format, ending), file) in zip(fileEndings, staged) {
             let bytes: Int
-            do { bytes = try file.write { try format.write(track, context: context, to: $0) } } catch let error as FileError {
+            do {
+                bytes = try file.write(bytes: { try format.write(track, context: context, file: ending, bytes: $0) })
+            } catch let error as FileError {
                 throw error
             } catch {
                 throw FileError(file: file.destination.path, reason: "cannot be written as \(type(of: format).id): \(error)")
@@ -280,7 +296,7 @@ public struct Converter {
     /// format Tactus cannot read back (nothing tells whose it is). A folder at that name is
     /// left to the write to report (`StagedFile.checkDestination`).
     private func refuseToReplaceForeignHaptics(_ targets: [URL], input: URL) throws {
-        for (format, target) in zip(formats, targets) {
+        for ((format, _), target) in zip(fileEndings, targets) {
             var status = stat()
             guard stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR,
                   let reader = format as? any HapticReadableFormat else { continue }

@@ -3,19 +3,40 @@ import TactusCore
 /// Core Haptics' AHAP as a format: `AHAPWriter` lays the track out, `AHAPEncoder` writes the
 /// text, and the paired audio becomes the `AudioCustom` event. Files from any tool are read
 /// through `AHAPImport` (what they play) and checked by `AHAPValidator`.
+///
+/// Split (`split`), the track is written as two patterns, as Meta Haptics Studio and Lofelt
+/// Studio export for engines that play each with a player of its own:
+/// `<stem>.continuous.ahap` (the continuous regions and the `AudioCustom` event: its controls
+/// follow the designed envelope exactly, with no neutral notch at a transient, since it holds
+/// none) and `<stem>.transients.ahap` (the transients alone). Played together they give what
+/// the single file plays, except that the body keeps playing under each transient instead of
+/// being notched for the ramps around it.
 public struct AHAPFormat: HapticReadableFormat {
     public static let id = "ahap"
     public static let fileExtension = "ahap"
+    public static let pairsAudio = true
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
     public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: AHAPWriter.Options.defaultRampDuration * 1000, unit: "ms",
                 help: "Length of the control ramps around a transient and of the return to neutral after a continuous region. The continuous body rises to its region's peak for the ramps around each transient (the controls are neutral at the transient instant).")
-    public static let parameters: [ParameterDescriptor] = [rampMs]
+    public static let split = ParameterDescriptor.flag("split", default: false,
+                help: "Write two patterns, <stem>.continuous.ahap (the body, its envelope exact, with the paired audio) and <stem>.transients.ahap, as Meta and Lofelt export, instead of one <stem>.ahap.")
+    public static let parameters: [ParameterDescriptor] = [rampMs, split]
+
+    /// The endings of the two files of a split pattern.
+    public static let continuousEnding = "continuous.ahap", transientsEnding = "transients.ahap"
 
     /// Length of the control ramps, in seconds.
     public let rampDuration: Double
+    /// Whether the track is written as two patterns (`split`).
+    public let isSplit: Bool
 
     public init(parameters: ParameterSet) {
         rampDuration = parameters.number(Self.rampMs) / 1000
+        isSplit = parameters.flag(Self.split)
+    }
+
+    public var fileEndings: [String] {
+        isSplit ? [Self.continuousEnding, Self.transientsEnding] : [Self.fileExtension]
     }
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
@@ -24,6 +45,21 @@ public struct AHAPFormat: HapticReadableFormat {
                                          useVolumeEnvelope: context.pairedAudio?.useVolumeEnvelope ?? false,
                                          metadata: context.metadata, rampDuration: rampDuration)
         try AHAPEncoder().write(try AHAPWriter(options: options).document(for: track), to: emit)
+    }
+
+    /// The single pattern, or one half of a split one: the continuous file holds the regions
+    /// and the paired audio, the transients file the transients alone.
+    public func write(_ track: HapticTrack, context: HapticWriteContext, file ending: String,
+                      bytes emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var part = track, partContext = context
+        switch ending {
+        case Self.continuousEnding: part.transients = []
+        case Self.transientsEnding:
+            part.regions = []
+            partContext.pairedAudio = nil
+        default: break
+        }
+        try write(part, context: partContext) { try $0.withUTF8Bytes(emit) }
     }
 
     /// What an AHAP plays. Read leniently, as Core Haptics plays what it can, except for

@@ -48,11 +48,7 @@ public struct AndroidFormat: HapticReadableFormat {
     }
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
-        let numbers = [track.duration] + track.transients.flatMap { [$0.time, $0.intensity, $0.sharpness] }
-            + track.regions.flatMap { [$0.start, $0.end] + ($0.intensity + $0.sharpness).flatMap { [$0.time, $0.value] } }
-        guard numbers.allSatisfy({ $0.isFinite && abs($0) < Self.maxSeconds }) else {
-            throw FormatWriteError("non-finite or out-of-range number in the track")
-        }
+        try track.checkFinite(below: Self.maxSeconds)
         let end = ([track.duration] + track.transients.map(\.time) + track.regions.map(\.end)).max() ?? 0
         let durationMs = max(0, Int((end * 1000).rounded(.up)) + settings.transient)
         let levels = AndroidWaveform.levels(track, durationMs: durationMs, stepMs: settings.step, transientMs: settings.transient)

@@ -16,14 +16,78 @@ public protocol HapticFormat: TunablePart, Sendable {
     /// "android.json"). Output files are named `<stem>.<fileExtension>`.
     static var fileExtension: String { get }
 
+    /// Whether files in this format play the paired audio file (name it, as AHAP's
+    /// `AudioCustom` event does): a conversion writes that file only when a selected format
+    /// pairs audio. False unless a format says otherwise.
+    static var pairsAudio: Bool { get }
+
+    /// Whether the files are text (handed over as strings) or binary. Text unless a format
+    /// says otherwise (`BinaryHapticFormat`).
+    static var encoding: HapticFileEncoding { get }
+
     /// Makes a writer from validated parameter values (`parameters` describes them).
     init(parameters: ParameterSet)
+
+    /// The endings (without the leading dot) of the files one conversion writes in this format
+    /// with these parameters, each named `<stem>.<ending>`: `[Self.fileExtension]` unless a
+    /// format writes several files (AHAP split in two, `format.ahap.split`). Every ending ends
+    /// in `Self.fileExtension`, so each file reads back in this format.
+    var fileEndings: [String] { get }
 
     /// Writes `track` in this format, handing the text to `emit` piece by piece (so a long
     /// pattern is never held whole in memory).
     /// - Throws: when the track cannot be expressed in the format (a non-finite number, a
     ///   broken invariant); the message names what and where.
     func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws
+
+    /// Writes the file ending in `ending` (one of `fileEndings`) as bytes, handed to `emit`
+    /// piece by piece: what conversions call. For text formats it is the UTF-8 of
+    /// `write(_:context:to:)`; binary formats and formats writing several files implement it.
+    /// - Throws: as `write(_:context:to:)`.
+    func write(_ track: HapticTrack, context: HapticWriteContext, file ending: String,
+               bytes emit: (UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+/// What a format's files hold.
+public enum HapticFileEncoding: String, Sendable {
+    /// UTF-8 text (JSON).
+    case text
+    /// Bytes (a WAV).
+    case binary
+}
+
+extension HapticFormat {
+    public static var pairsAudio: Bool { false }
+    public static var encoding: HapticFileEncoding { .text }
+    public var fileEndings: [String] { [Self.fileExtension] }
+
+    /// The UTF-8 of the text `write(_:context:to:)` hands over, whatever the ending.
+    public func write(_ track: HapticTrack, context: HapticWriteContext, file ending: String,
+                      bytes emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try write(track, context: context) { try $0.withUTF8Bytes(emit) }
+    }
+}
+
+extension String {
+    /// Hands the string's UTF-8 bytes to `body` (a native string's own storage, not a copy).
+    public func withUTF8Bytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var text = self
+        try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// A format whose files are bytes, not text (a WAV of an actuator's drive signal): it writes
+/// through `write(_:context:file:bytes:)` only.
+public protocol BinaryHapticFormat: HapticFormat {}
+
+extension BinaryHapticFormat {
+    public static var encoding: HapticFileEncoding { .binary }
+
+    /// Binary files have no text form.
+    /// - Throws: always a `FormatWriteError` saying so.
+    public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
+        throw FormatWriteError("\(Self.id) writes binary files, not text")
+    }
 }
 
 /// A format whose files Tactus can also read back into the format-free model, so patterns
@@ -70,17 +134,34 @@ extension HapticFormat {
 }
 
 /// What a format writes beside the haptics themselves.
-public struct HapticWriteContext: Equatable, Sendable {
+public struct HapticWriteContext: Sendable {
     /// The audio that plays with the haptics, if any. Formats that cannot carry audio ignore it.
     public var pairedAudio: PairedAudio?
     /// Provenance recorded in the file where the format has room for it (tool, preset,
     /// source), in order.
     public var metadata: [MetadataEntry]
+    /// The sound the track was made from, decodable again, for formats that carry the sound
+    /// itself (DualSense's four-channel WAV); nil for a translated haptic file.
+    public var sound: (any SoundSource)?
 
-    public init(pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = []) {
+    public init(pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = [], sound: (any SoundSource)? = nil) {
         self.pairedAudio = pairedAudio
         self.metadata = metadata
+        self.sound = sound
     }
+}
+
+/// A sound decoded on demand, from its start, block by block (memory is one block whatever its
+/// length): what a format that carries the sound reads.
+public protocol SoundSource: Sendable {
+    /// Frames per second.
+    var sampleRate: Double { get }
+    /// Interleaved channels per frame (≥ 1).
+    var channels: Int { get }
+    /// Decodes the whole sound, handing `body` interleaved frames, each sample −1…1 (valid only
+    /// during the call), in order.
+    /// - Throws: a decoding error, or what `body` throws.
+    func decode(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws
 }
 
 /// An audio file played in sync with the haptics, starting at the pattern's time 0.

@@ -116,3 +116,16 @@ extension HapticTrack {
         region(at: time).map { Self.value(of: $0.intensity, at: time) } ?? 0
     }
 }
+
+extension HapticTrack {
+    /// Checks that every time and value is finite and of magnitude under `limit` (seconds for
+    /// times): what formats that lay the track on a grid of milliseconds or samples require.
+    /// - Throws: `FormatWriteError` when one is not.
+    public func checkFinite(below limit: Double) throws {
+        let numbers = [duration] + transients.flatMap { [$0.time, $0.intensity, $0.sharpness] }
+            + regions.flatMap { [$0.start, $0.end] + ($0.intensity + $0.sharpness).flatMap { [$0.time, $0.value] } }
+        guard numbers.allSatisfy({ $0.isFinite && abs($0) < limit }) else {
+            throw FormatWriteError("non-finite or out-of-range number in the track")
+        }
+    }
+}

@@ -34,7 +34,16 @@ public struct StagedFile {
         try write(Data(text.utf8))
     }
 
-    /// Writes text as `produce` hands it over, in 64 KB blocks, so a large output is never
+    /// Writes text as `produce` hands it over, in 64 KB blocks (see `write(bytes:)`).
+    /// Returns the number of bytes written.
+    @discardableResult
+    public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
+        try withoutActuallyEscaping(produce) { produce in
+            try write(bytes: { emit in try produce { try $0.withUTF8Bytes(emit) } })
+        }
+    }
+
+    /// Writes bytes as `produce` hands them over, in 64 KB blocks, so a large output is never
     /// held whole in memory. Returns the number of bytes written. The temporary is created
     /// with one `open` (mode 0666 less the umask), not Foundation's `createFile`, which
     /// creates and renames a file of its own first: a second name in the folder per output.
@@ -42,7 +51,7 @@ public struct StagedFile {
     ///   `produce` throws (a format refusing what it cannot express), unchanged. Either way
     ///   the temporary file is removed.
     @discardableResult
-    public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
+    public func write(bytes produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
         var written = 0
         do {
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
@@ -56,7 +65,7 @@ public struct StagedFile {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(1 << 16 + 4096)
             try produce { piece in
-                buffer.append(contentsOf: piece.utf8)
+                buffer.append(contentsOf: piece)
                 if buffer.count >= 1 << 16 {
                     try flush(buffer)
                     buffer.removeAll(keepingCapacity: true)

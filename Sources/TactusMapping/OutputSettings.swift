@@ -2,15 +2,16 @@ import TactusAHAP
 import TactusAndroid
 import TactusCore
 import TactusHaptic
+import TactusRender
 
 /// Which haptic formats are written, and how the paired audio is.
 public enum OutputSettings: TunablePart {
     public static let id = "output"
     public static let summary = "Formats written, AudioCustom event settings and audio pairing."
     public static let formats = ParameterDescriptor.text("formats", pattern: "[a-z0-9.-]+(,[a-z0-9.-]+)*", default: "ahap",
-              help: "Haptic formats written when the command names none (--format), comma-separated ids: ahap, haptic, android, or one a library user registered.")
+              help: "Haptic formats written when the command names none (--format), comma-separated ids: ahap, haptic, android, pcm, dualsense, rumble, or one a library user registered.")
     public static let pairAudio = ParameterDescriptor.flag("pairAudio", default: true,
-              help: "Write an AudioCustom event and the paired audio file, so sound and touch start together.")
+              help: "Write an AudioCustom event and the paired audio file, so sound and touch start together (only when a selected format plays paired audio: ahap).")
     public static let audioVolume = ParameterDescriptor.number("audioVolume", 0...1, default: 1, help: "AudioVolume of the AudioCustom event.")
     public static let useVolumeEnvelope = ParameterDescriptor.flag("useVolumeEnvelope", default: false,
               help: "EventWaveformUseVolumeEnvelope: Core Haptics' fade in/out of the audio. Off by default: a fade softens the very attack the haptics match.")
@@ -20,7 +21,8 @@ public enum OutputSettings: TunablePart {
 /// The haptic formats Tactus ships, in the order `--format` lists them. Presets tune the ones
 /// that declare parameters, each in its own section `format.<id>` (`--set format.android.stepMs=5`).
 public enum BuiltInFormats {
-    public static let all: [any HapticFormat.Type] = [AHAPFormat.self, HapticFileFormat.self, AndroidFormat.self]
+    public static let all: [any HapticFormat.Type] = [AHAPFormat.self, HapticFileFormat.self, AndroidFormat.self,
+                                                      PCMFormat.self, DualSenseFormat.self, RumbleFormat.self]
 
     /// The preset section holding `format`'s parameters.
     public static func sectionPath(_ format: any HapticFormat.Type) -> String { "format." + format.id }

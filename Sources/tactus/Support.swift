@@ -103,7 +103,7 @@ struct InputFiles {
 
 /// The options of a command that converts each input on its own (`convert`, `preview`).
 struct PerFileOptions: ParsableArguments {
-    @Argument(help: "Audio files, or haptic files (.ahap, .haptic, .android.json) from any tool.")
+    @Argument(help: "Audio files, or haptic files (.ahap, .haptic, .android.json, .rumble.json) from any tool.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",

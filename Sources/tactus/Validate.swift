@@ -6,10 +6,10 @@ import TactusCore
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check haptic files (AHAP, .haptic, Android) against their players' rules.",
+        abstract: "Check haptic files (AHAP, .haptic, Android, rumble) against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
-        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .android.json files against their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed; any other file as AHAP.
+        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .android.json files against their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed; .rumble.json files against the rumble timeline's rules (Integrations/Rumble/FORMAT.md); files Tactus writes but does not read back (.pcm.wav, .dualsense.wav) are refused; any other file as AHAP.
         With --audio, the harmony check (the same as convert --check-harmony and the previews) prints its findings as warnings.
 
         Examples:
@@ -20,7 +20,7 @@ struct Validate: ParsableCommand {
           tactus validate out/boom.android.json
         """)
 
-    @Argument(help: "Haptic files to check (.ahap, .haptic, .android.json).")
+    @Argument(help: "Haptic files to check (.ahap, .haptic, .android.json, .rumble.json).")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")
@@ -42,7 +42,12 @@ struct Validate: ParsableCommand {
                 failed = true
                 continue
             }
-            let format = HapticFormats.reader(for: url) ?? AHAPFormat()
+            guard let format = HapticFormats.reader(for: url) ?? Self.readableAsAHAP(url) else {
+                report(FileError(file: path, reason: "is a file Tactus writes but does not read back",
+                                 hint: "validate the AHAP converted from the same sound"))
+                failed = true
+                continue
+            }
             var diagnostics = format.validate(data, baseDirectory: url.deletingLastPathComponent())
             // A file its validator finds no error in reads.
             if let audio, !diagnostics.contains(where: { $0.severity == .error }), let track = try? format.read(data).track {
@@ -61,5 +66,11 @@ struct Validate: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// AHAP for a file no readable format's extension names, unless a write-only format's does.
+    private static func readableAsAHAP(_ url: URL) -> AHAPFormat? {
+        let name = url.lastPathComponent.lowercased()
+        return HapticFormats.all.contains { name.hasSuffix("." + $0.fileExtension.lowercased()) } ? nil : AHAPFormat()
     }
 }

@@ -40,7 +40,7 @@ final class OutputFormatTests: XCTestCase {
         let formats = try HapticFormats.select(["transient-list,ahap", "ahap"])
         XCTAssertEqual(formats.map { type(of: $0).id }, ["transient-list", "ahap"])
         XCTAssertThrowsError(try HapticFormats.select(["ahapp"])) {
-            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, haptic, android, transient-list; did you mean \"ahap\"?)")
+            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, haptic, android, pcm, dualsense, rumble, transient-list; did you mean \"ahap\"?)")
         }
         XCTAssertThrowsError(try HapticFormats.select([]))
     }

@@ -90,7 +90,9 @@ public struct BatchPlan {
                 let job = BatchJob(source: source, preset: preset,
                                    outputFolder: Self.outputFolder(of: source, in: outputRoot),
                                    stem: stem, previous: manifest.files[source.relativePath], outputPrefix: prefix,
-                                   formats: formats, hapticPaths: formats.map { prefix + "." + type(of: $0).fileExtension })
+                                   formats: formats, hapticPaths: formats.flatMap { format in
+                                       HapticFormats.configured(format, for: preset).fileEndings.map { prefix + "." + $0 }
+                                   })
                 // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
                 // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.
                 if let (path, owner) = job.hapticPaths.lazy.compactMap({ path in claimed[path].map { (path, $0) } }).first {

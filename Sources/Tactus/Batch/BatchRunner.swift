@@ -128,9 +128,10 @@ public final class BatchRunner {
             && entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: plan.outputRoot.appendingPathComponent($0).path) }
     }
 
-    /// The files among `entry`'s outputs that some registered format would name for `job`.
+    /// The files among `entry`'s outputs that some registered format would name for `job`
+    /// (with its default parameters, or as the job's formats are configured).
     private func hapticOutputs(of entry: BatchManifest.Entry, _ job: BatchJob) -> Set<String> {
-        Set(HapticFormats.all.map { job.outputPrefix + "." + $0.fileExtension }).intersection(entry.outputs)
+        Set(HapticFormats.all.map { job.outputPrefix + "." + $0.fileExtension } + job.hapticPaths).intersection(entry.outputs)
     }
 
     private func relativeOutputPath(_ url: URL) -> String? {
