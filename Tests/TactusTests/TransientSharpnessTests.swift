@@ -50,7 +50,7 @@ final class TransientSharpnessTests: XCTestCase {
 
     /// The centroid alone (the earlier measure, still selectable) rates the boom's noise bright.
     func testTheCentroidAloneCannotTellThemApartAsWell() throws {
-        let centroid = ["mapping.transients.sharpnessFrom=centroid"]
+        let centroid = ["mapping.transients.sharpnessFrom=centroid", "mapping.sharpness.from=centroid"]
         let boom = try transientSharpness(self.boom, centroid)[0], tick = try transientSharpness(self.tick, centroid)[0]
         let weighted = try transientSharpness(self.tick)[0] - transientSharpness(self.boom)[0]
         XCTAssertGreaterThan(weighted, tick - boom, "the weighted measure separates them further")
