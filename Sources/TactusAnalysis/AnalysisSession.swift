@@ -147,14 +147,16 @@ public final class AnalysisSession {
                               loudestMomentaryLufs: loudness.loudestLufs(), soundStarts: soundStarts)
     }
 
-    /// The onsets, each one that lies in the silence before a sound moved onto that sound's
-    /// first audible sample (an attack placed a few milliseconds early by its frame must not
-    /// be felt before it is heard); of onsets that land together, the first is kept.
+    /// The onsets, each one that lies in the silence before a sound, more than
+    /// `SoundStarts.allowedLead` before its first audible sample, moved onto that sample (an
+    /// attack placed early by its frame must not be felt before it is heard); of onsets that
+    /// land together, the first is kept.
     static func afterSilences(_ detected: [DetectedOnset], _ starts: [SoundStarts.Start], sampleRate: Double) -> [DetectedOnset] {
         var result: [DetectedOnset] = []
         for var onset in detected {
             let next = starts.partitioningIndex { $0.time > onset.time }
-            if next < starts.count, starts[next].silenceStart <= onset.time {
+            if next < starts.count, starts[next].silenceStart <= onset.time,
+               onset.time < starts[next].time - SoundStarts.allowedLead {
                 let start = starts[next]
                 onset.time = start.time
                 onset.sample = Int((start.time * sampleRate).rounded())

@@ -18,6 +18,10 @@ public final class SoundStarts {
         public var time: Double
     }
 
+    /// How long before a sound's first audible sample an onset may stay, in seconds: an
+    /// attack's first few samples may lie under the audible level, and nothing felt within a
+    /// millisecond of the sound comes before it.
+    public static let allowedLead = 0.001
     /// How far under the file's peak sample a sample still counts as audible, in dB.
     public static let audibleBelowPeakDb = 50.0
     /// Ladder levels per halving of the amplitude (6.02 dB): 1.5 dB apart, so a start is placed

@@ -59,12 +59,12 @@ public struct HapticMapper {
         // attacks' frames, so no per-frame array is made for it).
         let attackBrightness: (Int) -> Float
         if transients.choice(TransientSettings.sharpnessFrom) == "weightedCentroid" {
-            let lowest = transients.number(TransientSettings.lowOctaves)
-            let span = max(0.1, transients.number(TransientSettings.highOctaves) - lowest)
+            let scale = OctaveScale(lowOctaves: transients.number(TransientSettings.lowOctaves),
+                                    highOctaves: transients.number(TransientSettings.highOctaves))
             let weightedOctaves = analysis.feature(CentroidAnalyzer.weightedOutput)
             attackBrightness = { k in
                 let octaves = weightedOctaves[k]
-                return octaves > 0 ? Float(min(1, max(0, (Double(octaves) - lowest) / span))) : 0
+                return octaves > 0 ? Float(scale(Double(octaves))) : 0
             }
         } else {
             attackBrightness = { brightness[$0] }
@@ -109,8 +109,8 @@ public struct HapticMapper {
         let centroids = analysis.feature(CentroidAnalyzer.output)
         let scale: (Double) -> Double
         if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
-            let lowest = sharpness.number(SharpnessSettings.lowOctaves)
-            let span = max(0.1, sharpness.number(SharpnessSettings.highOctaves) - lowest)
+            let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
+                                      highOctaves: sharpness.number(SharpnessSettings.highOctaves))
             let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
             var penalty = 0.0, total = 0.0
             for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
@@ -119,7 +119,7 @@ public struct HapticMapper {
                 total += power
             }
             let lowWeight = total > 0 ? penalty / total : 0
-            scale = { min(1, max(0, (log2($0) - lowWeight - lowest) / span)) }
+            scale = { octaves(log2($0) - lowWeight) }
         } else {
             let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
             scale = { hz($0) }

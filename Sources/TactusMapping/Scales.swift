@@ -37,6 +37,22 @@ public struct LogFrequencyScale: Equatable, Sendable {
     }
 }
 
+/// Maps a brightness in octaves (log2 Hz, less any weight in the lows) onto sharpness 0…1:
+/// `lowOctaves` → 0, `highOctaves` → 1, linear between.
+struct OctaveScale {
+    let lowOctaves: Double
+    let span: Double
+
+    init(lowOctaves: Double, highOctaves: Double) {
+        self.lowOctaves = lowOctaves
+        span = max(0.1, highOctaves - lowOctaves)
+    }
+
+    func callAsFunction(_ octaves: Double) -> Double {
+        min(1, max(0, (octaves - lowOctaves) / span))
+    }
+}
+
 /// A sound's strength from its loudness (`mapping.loudness`, normalization `loudness`): a
 /// factor on every intensity, `floorGain` at `floorLufs` and below, 1 at `ceilingLufs` and
 /// above, linear in dB between. It depends on the file alone, so a sound plays the same in
