@@ -43,12 +43,12 @@ FORMATS = ["ahap", "haptic", "android"]
 class Tune:
     """A running `tactus tune`; its URL is the first line of its standard output."""
 
-    def __init__(self, tactus, paths, work):
+    def __init__(self, tactus, paths, work, cwd=None):
         self.work = work
         self.before = set(glob.glob(os.path.join(tempfile.gettempdir(), "tactus-tune-*")))
         self.process = subprocess.Popen(
             [tactus, "tune", *paths, "--presets-dir", os.path.join(work, "presets"), "-o", os.path.join(work, "export")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
             raise SystemExit("tactus tune printed no URL first: %r %s" % (self.url, self.process.stderr.read()))
@@ -327,7 +327,7 @@ def screenshots(args):
         os.makedirs(sounds)
         for name in ["clean/body_hits.ogg", "clean/coin_pickup.wav", "clean/engine_loop.wav"]:
             shutil.copy(os.path.join(ROOT, "Corpus", name), sounds)
-        tune = Tune(args.tactus, [sounds], work)
+        tune = Tune(args.tactus, ["Sounds"], work, cwd=work)  # names as a designer sees them
         for dark in (False, True):
             driver = browser(dark=dark, height=900)
             try:

@@ -20,7 +20,7 @@ extension TunePage {
              background: var(--panel); position: sticky; top: 0; z-index: 2; flex-wrap: wrap; }
     h1 { font-size: 17px; margin: 0; }
     h2 { font-size: 14px; margin: 0 0 8px; }
-    #base { color: var(--muted); }
+    #base { color: var(--muted); max-width: 45vw; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     #status { color: var(--muted); font-variant-numeric: tabular-nums; }
     #status.error { color: var(--error); }
     .spacer { flex: 1; }
