@@ -127,10 +127,11 @@ public final class TuneSession: @unchecked Sendable {
     /// preset JSON and `--set` lines that reproduce them.
     public func render(_ settings: TuneSettings, sounds indices: [Int]) throws -> JSONValue {
         let preset = try settings.resolve(on: base)
+        let key = TuneSound.analysisKey(preset)
         var analysed = 0
         var tracks: [JSONValue] = []
         for index in indices {
-            let (track, fresh) = try sound(index).track(for: preset)
+            let (track, fresh) = try sound(index).track(for: preset, key: key)
             if fresh { analysed += 1 }
             tracks.append(.object([("index", .number(Double(index))), ("track", Self.json(track))]))
         }

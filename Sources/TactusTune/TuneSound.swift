@@ -42,8 +42,9 @@ final class TuneSound: @unchecked Sendable {
 
     /// The analysis `preset`'s analysis settings give, from the cache when it holds it.
     /// - Returns: the analysis, and whether it had to be made now.
-    func analysis(for preset: ResolvedPreset) throws -> (AnalysisResult, fresh: Bool) {
-        let key = Self.analysisKey(preset)
+    /// - Parameter key: `analysisKey(preset)`, when the caller has it (it is the same for every sound).
+    func analysis(for preset: ResolvedPreset, key given: String? = nil) throws -> (AnalysisResult, fresh: Bool) {
+        let key = given ?? Self.analysisKey(preset)
         if let cached = lock.withLock({ () -> AnalysisResult? in
             guard let index = analyses.firstIndex(where: { $0.key == key }) else { return nil }
             let entry = analyses.remove(at: index)
@@ -69,8 +70,8 @@ final class TuneSound: @unchecked Sendable {
     }
 
     /// The track `preset` maps this sound to, and whether its analysis had to be made now.
-    func track(for preset: ResolvedPreset) throws -> (HapticTrack, analysed: Bool) {
-        let (analysis, fresh) = try analysis(for: preset)
+    func track(for preset: ResolvedPreset, key: String? = nil) throws -> (HapticTrack, analysed: Bool) {
+        let (analysis, fresh) = try analysis(for: preset, key: key)
         return (preset.mapper().map(analysis), fresh)
     }
 

@@ -23,14 +23,8 @@ struct Tune: ParsableCommand {
     @Argument(help: "Sound files, or folders walked recursively.")
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Starting preset: a name (from Presets/) or a preset JSON file.",
-                                            valueName: "name|path"))
-    var preset: String = "default"
-
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Start with one value changed, e.g. --set mapping.intensity.gamma=0.8 (repeatable).",
-        valueName: "section.key=value"))
-    var overrides: [String] = []
+    /// The starting preset (`--preset`, `--set`, or `--preset-from`).
+    @OptionGroup var presetOptions: PresetOptions
 
     @Option(help: "Port on 127.0.0.1; 0 picks a free one.")
     var port: Int = 0
@@ -54,8 +48,14 @@ struct Tune: ParsableCommand {
     }
 
     func run() throws {
+        // A bad --preset, --set or --preset-from is a usage error before any work (as in batch).
+        let start = try presetOptions.resolve()
+        let fromAHAP = presetOptions.presetFrom != nil
         let base: TuneBase
-        do { base = try TuneBase(reference: preset, overrides: overrides, library: PresetLibrary.standard()) } catch {
+        do {
+            base = try TuneBase(reference: fromAHAP ? start.name : presetOptions.preset,
+                                overrides: fromAHAP ? start.overrides : presetOptions.overrides, library: PresetLibrary.standard())
+        } catch {
             report(error)
             throw ExitCode(64)
         }

@@ -14,6 +14,7 @@ update time, and the server's peak RSS with 100 sounds of 5 s; prints a Markdown
 --screenshots DIR: writes DIR/tune-light.png and DIR/tune-dark.png.
 """
 import argparse
+import atexit
 import glob
 import http.client
 import json
@@ -49,6 +50,7 @@ class Tune:
         self.process = subprocess.Popen(
             [tactus, "tune", *paths, "--presets-dir", os.path.join(work, "presets"), "-o", os.path.join(work, "export")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+        atexit.register(self.kill)  # nothing left running if a check fails half-way
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
             raise SystemExit("tactus tune printed no URL first: %r %s" % (self.url, self.process.stderr.read()))
@@ -70,6 +72,11 @@ class Tune:
         data = response.read()
         connection.close()
         return response.status, data
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
     def peak_rss_mb(self):
         with open("/proc/%d/status" % self.process.pid) as status:
@@ -98,6 +105,7 @@ def browser(dark=False, height=1000):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(600)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
     return driver
@@ -237,22 +245,20 @@ def check(args):
 
 
 def write_sound(path, seconds, seed, rate=44100):
-    """Hits over a decaying tonal body: transients and continuous haptics both."""
+    """Hits over a slowly swelling tone: transients and continuous haptics both."""
     rng = random.Random(seed)
-    frames = bytearray()
-    hits = [rng.uniform(0, max(0.05, seconds - 0.3)) for _ in range(max(1, int(seconds * 3)))]
-    for n in range(int(seconds * rate)):
-        t = n / rate
-        value = 0.25 * math.sin(2 * math.pi * 110 * t) * (0.6 + 0.4 * math.sin(2 * math.pi * 0.5 * t))
-        for h in hits:
-            if 0 <= t - h < 0.08:
-                value += 0.7 * math.exp(-(t - h) * 60) * rng.uniform(-1, 1)
-        frames += struct.pack("<h", int(max(-1, min(1, value)) * 32767))
+    count = int(seconds * rate)
+    samples = [0.25 * math.sin(2 * math.pi * 110 * n / rate) * (0.6 + 0.4 * math.sin(2 * math.pi * 0.5 * n / rate))
+               for n in range(count)]
+    for _ in range(max(1, int(seconds * 3))):
+        start = int(rng.uniform(0, max(0.05, seconds - 0.3)) * rate)
+        for k in range(min(int(0.08 * rate), count - start)):
+            samples[start + k] += 0.7 * math.exp(-k / rate * 60) * rng.uniform(-1, 1)
     with wave.open(path, "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(rate)
-        out.writeframes(bytes(frames))
+        out.writeframes(struct.pack("<%dh" % count, *(int(max(-1, min(1, v)) * 32767) for v in samples)))
 
 
 def percentile(values, p):
@@ -291,6 +297,7 @@ def bench(args):
                 audio = [driver.execute_async_script(HAPTICS_AUDIO) for _ in range(5)]
                 rows.append((label, len(latencies), statistics.median(latencies), percentile(latencies, 95),
                              statistics.median(audio)))
+                print("measured %s: median %.1f ms, p95 %.1f ms" % (label, rows[-1][2], rows[-1][3]), flush=True)
             finally:
                 driver.quit()
                 tune.stop(signal.SIGTERM)
@@ -299,15 +306,17 @@ def bench(args):
         for i in range(100):
             shutil.copy(template, os.path.join(big, "s%03d.wav" % i))
         tune = Tune(args.tactus, [big], work)
-        driver = browser()
         try:
-            load(driver, tune.url)
-            driver.execute_async_script(MOVE, "mapping.intensity.gamma", 0.7)
-            driver.execute_async_script(MOVE, "peaks.delta", 0.3)  # a second analysis of every sound, cached
+            driver = browser()
+            try:
+                load(driver, tune.url)
+                driver.execute_async_script(MOVE, "mapping.intensity.gamma", 0.7)
+                driver.execute_async_script(MOVE, "peaks.delta", 0.3)  # a second analysis of every sound, cached
+            finally:
+                driver.quit()
+            rss = tune.peak_rss_mb()
         finally:
-            driver.quit()
-        rss = tune.peak_rss_mb()
-        tune.stop(signal.SIGTERM)
+            tune.stop(signal.SIGTERM)
         print()
         print("| `tactus tune`: knob `input` → plot updated (60 Hz drag) | events | median ms | p95 ms | haptics sound ms |")
         print("|---|---:|---:|---:|---:|")
