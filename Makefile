@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test check-install check-deb check-example check-android eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -36,6 +36,14 @@ check-example: deps
 # (scripts/check-android.sh; installs a JDK with apt-get if javac is missing).
 check-android: build
 	scripts/check-android.sh .build/$(CONFIG)/tactus
+
+# `tactus tune` in a real headless Chromium: a knob for every parameter, knobs, A/B, save, and
+# `tactus convert --preset <saved>` writing the page's exported bytes; bad token, Host and Origin
+# refused; no console errors; Ctrl-C exits 0 (scripts/check-tune; installs Debian's chromium and
+# chromium-driver and Selenium from PyPI when missing).
+check-tune: deps
+	$(SWIFT) build --product tactus
+	scripts/check-tune/run.sh --tactus .build/debug/tactus
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps
@@ -80,6 +88,7 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product tactus
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
+	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
 
 # The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, with the articles) as a
 # static site in docs-site/; warnings fail the build.

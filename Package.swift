@@ -1,5 +1,6 @@
-// swift-tools-version:5.10
-// 5.10: the registries use `nonisolated(unsafe)` statics, which earlier compilers do not know.
+// swift-tools-version:6.1
+// 6.1: Hummingbird is taken without its default traits (full Foundation, swift-configuration),
+// which a dependency's traits can only be chosen from. The code stays in Swift 5 mode.
 import PackageDescription
 
 let package = Package(
@@ -23,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the DocC catalogues as a static site.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `tactus tune`'s local server (HTTP/1.1 on SwiftNIO), FoundationEssentials only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's own: its header and byte-buffer types, named in `TactusTune`.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -58,8 +64,15 @@ let package = Package(
         .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio"]),
+        // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
+        .target(name: "TactusTune", dependencies: [
+            "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
+            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview", "TactusTune",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,5 +92,7 @@ let package = Package(
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusHaptic", "TactusTestSupport"]),
-    ]
+        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
 )

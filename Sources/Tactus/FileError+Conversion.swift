@@ -4,13 +4,19 @@ import TactusCore
 extension FileError {
     /// The failure of converting `file`, whatever layer it came from: the reason and hint of
     /// an `AudioError` or a `FileError`, re-addressed to the input the user named.
-    init(file: URL, _ error: Error) {
+    public init(file: URL, _ error: Error) {
+        self.init(file: file.path, error)
+    }
+
+    /// The same, for an input named by `file` as the user sees it (a path as typed, or a
+    /// dropped file's own name).
+    public init(file: String, _ error: Error) {
         if let audio = error as? AudioError {
-            self.init(file: file.path, reason: audio.reason, hint: audio.hint)
+            self.init(file: file, reason: audio.reason, hint: audio.hint)
         } else if let failure = error as? FileError {
-            self.init(file: file.path, reason: failure.reason, hint: failure.hint)
+            self.init(file: file, reason: failure.reason, hint: failure.hint)
         } else {
-            self.init(file: file.path, reason: "\(error)")
+            self.init(file: file, reason: "\(error)")
         }
     }
 }

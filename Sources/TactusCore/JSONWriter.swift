@@ -11,32 +11,44 @@ extension JSONValue {
         return out + "\n"
     }
 
-    private func write(to out: inout String, indent: String) {
+    /// The value as JSON text on one line, without spaces (for messages between programs,
+    /// such as `tactus tune`'s page and server); numbers and order as `prettyText` writes them.
+    /// - Precondition: every number is finite.
+    public func compactText() -> String {
+        var out = ""
+        write(to: &out, indent: nil)
+        return out
+    }
+
+    /// Pretty-printed with `indent` before each nested line; on one line when `indent` is nil.
+    private func write(to out: inout String, indent: String?) {
+        let inner = indent.map { $0 + "  " }
+        let (open, separator, close) = indent.map { ("\n" + $0 + "  ", ",\n" + $0 + "  ", "\n" + $0) } ?? ("", ",", "")
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
         case .number(let value):
             precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
             out += JSONText.shortest(value)
-        case .string(let value): out += JSONText.quote(value)
+        case .string(let value): JSONText.appendQuoted(value, to: &out)
         case .array(let items):
             guard !items.isEmpty else { out += "[]"; return }
-            out += "[\n"
+            out += "[" + open
             for (index, item) in items.enumerated() {
-                out += indent + "  "
-                item.write(to: &out, indent: indent + "  ")
-                out += index == items.count - 1 ? "\n" : ",\n"
+                if index > 0 { out += separator }
+                item.write(to: &out, indent: inner)
             }
-            out += indent + "]"
+            out += close + "]"
         case .object(let members):
             guard !members.isEmpty else { out += "{}"; return }
-            out += "{\n"
+            out += "{" + open
             for (index, member) in members.enumerated() {
-                out += indent + "  " + JSONText.quote(member.key) + ": "
-                member.value.write(to: &out, indent: indent + "  ")
-                out += index == members.count - 1 ? "\n" : ",\n"
+                if index > 0 { out += separator }
+                JSONText.appendQuoted(member.key, to: &out)
+                out += indent == nil ? ":" : ": "
+                member.value.write(to: &out, indent: inner)
             }
-            out += indent + "}"
+            out += close + "}"
         }
     }
 

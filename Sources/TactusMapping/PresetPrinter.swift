@@ -1,4 +1,5 @@
 import TactusAHAP
+import TactusAnalysis
 import TactusCore
 
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
@@ -9,19 +10,28 @@ public enum PresetPrinter {
     /// - Parameter schema: the `$schema` reference, as the file's folder reaches the schema.
     public static func json(_ preset: ResolvedPreset, name: String, description: String,
                             extends: String? = nil, schema: String = PresetSchema.fileName) -> String {
+        var values: [String: [String: ParameterValue]] = [PresetSections.onset: [PresetSections.methodKey: .choice(preset.onsetMethod.id)]]
+        for section in PresetSections.all {
+            values[section.path, default: [:]].merge(preset.declaredParameters(section.path).values) { $1 }
+        }
+        return json(PresetFile(source: name, name: name, description: description, extends: extends, values: values),
+                    method: preset.onsetMethod, schema: schema)
+    }
+
+    /// A preset file as it would be written: its name, description, parent and the values it
+    /// holds (only those), sections in `PresetSections` order and keys in their parts'
+    /// order, onset keys as `method`'s (`onset.method` first when the file sets it).
+    /// - Parameter schema: the `$schema` reference, as the file's folder reaches the schema.
+    public static func json(_ file: PresetFile, method: any OnsetMethod.Type, schema: String = PresetSchema.fileName) -> String {
         var lines = ["{", "  \"$schema\": \(JSONText.quote(schema)),", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
-                     "  \"name\": \(JSONText.quote(name)),", "  \"description\": \(JSONText.quote(description)),"]
-        if let extends { lines.append("  \"extends\": \(JSONText.quote(extends)),") }
+                     "  \"name\": \(JSONText.quote(file.name)),", "  \"description\": \(JSONText.quote(file.description)),"]
+        if let extends = file.extends { lines.append("  \"extends\": \(JSONText.quote(extends)),") }
         var groups: [(String, [String])] = []  // (top-level key, rendered body lines)
         for section in PresetSections.all {
-            let set = preset.declaredParameters(section.path)
-            var entries: [String] = []
-            if section.path == PresetSections.onset {
-                entries.append("\"\(PresetSections.methodKey)\": \(JSONText.quote(preset.onsetMethod.id))")
-            }
-            for d in section.descriptors(preset.onsetMethod) {
-                entries.append("\(JSONText.quote(d.name)): \(set.values[d.name]!)")
-            }
+            guard let set = file.values[section.path], !set.isEmpty else { continue }
+            var keys = section.descriptors(method).map(\.name)
+            if section.path == PresetSections.onset { keys.insert(PresetSections.methodKey, at: 0) }
+            let entries = keys.compactMap { key in set[key].map { "\(JSONText.quote(key)): \($0)" } }
             let parts = section.path.split(separator: ".").map(String.init)
             if parts.count == 1 {
                 groups.append((parts[0], render(entries, indent: 4)))
@@ -35,6 +45,7 @@ public enum PresetPrinter {
                 }
             }
         }
+        if groups.isEmpty { lines[lines.count - 1].removeLast() }  // no section follows the last member
         for (i, group) in groups.enumerated() {
             lines.append("  \(JSONText.quote(group.0)): {")
             lines += group.1

@@ -20,7 +20,7 @@ public enum PreviewRenderer {
     /// Sample rate of the sonification when the pattern has no sound to align with.
     public static let defaultSampleRate = 48_000.0
     /// Shortest preview, so an empty pattern still gives a playable file.
-    static let minimumDuration = 0.1
+    public static let minimumDuration = 0.1
 
     /// Writes `<stem>.haptics.wav`, `<stem>.side-by-side.wav` (when there is a sound),
     /// `<stem>.svg` and `<stem>.html` into `directory`.

@@ -5,13 +5,13 @@
 /// `maxBuckets`, neighbours merge pairwise and the bucket size doubles: memory stays under
 /// `maxBuckets` whatever the length, the result does not depend on the header's (possibly
 /// estimated) frame count, and the same samples always give the same outline.
-struct WaveformEnvelope: Equatable {
-    struct Bucket: Equatable {
-        var low: Float
-        var high: Float
+public struct WaveformEnvelope: Equatable, Sendable {
+    public struct Bucket: Equatable, Sendable {
+        public var low: Float
+        public var high: Float
     }
 
-    let maxBuckets: Int
+    public let maxBuckets: Int
     private(set) var framesPerBucket = 1
     private(set) var buckets: [Bucket] = []
     private(set) var frames = 0
@@ -19,13 +19,13 @@ struct WaveformEnvelope: Equatable {
     private var filling = 0
 
     /// `maxBuckets` must be even and at least 2, so that merging halves the list exactly.
-    init(maxBuckets: Int = 4096) {
+    public init(maxBuckets: Int = 4096) {
         precondition(maxBuckets >= 2 && maxBuckets % 2 == 0)
         self.maxBuckets = maxBuckets
         buckets.reserveCapacity(maxBuckets + 1)
     }
 
-    mutating func add(_ samples: UnsafeBufferPointer<Float>) {
+    public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
         for sample in samples {
             if filling == 0 {
                 if buckets.count == maxBuckets { mergePairs() }
@@ -44,7 +44,7 @@ struct WaveformEnvelope: Equatable {
     /// The outline resampled to `count` equal columns over the whole duration (each the
     /// min/max of the buckets it covers, or of the one bucket under it when columns are
     /// finer than buckets), so a plot draws one point per pixel whatever the file's length.
-    func columns(_ count: Int) -> [Bucket] {
+    public func columns(_ count: Int) -> [Bucket] {
         guard count > 0, !buckets.isEmpty else { return [] }
         return (0..<count).map { column in
             let first = min(column * frames / count / framesPerBucket, buckets.count - 1)
@@ -56,7 +56,7 @@ struct WaveformEnvelope: Equatable {
     }
 
     /// The largest magnitude seen, 0 for silence.
-    var peak: Float {
+    public var peak: Float {
         buckets.reduce(0) { max($0, abs($1.low), abs($1.high)) }
     }
 

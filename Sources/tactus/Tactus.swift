@@ -16,11 +16,12 @@ struct TactusCommand: ParsableCommand {
           tactus analyze boom.wav --format csv
           tactus batch sfx/ -o out/ --preview         # a whole folder, with a gallery
           tactus preview boom.wav -o preview/         # hear and see the haptics
+          tactus tune sfx/                            # tune a preset by feel, live in the browser
 
         Exit codes: 0 success, 1 some inputs failed, 64 usage error.
         """,
         version: "tactus \(TactusCLIVersion.text)",
-        subcommands: [Convert.self, Batch.self, Preview.self, Validate.self, Compare.self, Analyze.self, Evaluate.self, Presets.self])
+        subcommands: [Convert.self, Batch.self, Preview.self, Tune.self, Validate.self, Compare.self, Analyze.self, Evaluate.self, Presets.self])
 
     static func main() {
         // Past a file-size limit (`ulimit -f`, RLIMIT_FSIZE) the default SIGXFSZ kills the
