@@ -135,6 +135,7 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.ahap", "hit.wav"])
         let listOnly = try fixture.run { $0.formats = try! HapticFormats.select(["transient-list"]) }
         XCTAssertEqual(listOnly.files.map(\.status), [.converted])
-        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.transients.txt", "hit.wav"])
+        // The list plays no audio: the paired hit.wav is no longer written, and pruned.
+        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.transients.txt"])
     }
 }
