@@ -77,9 +77,8 @@ public struct RumbleFormat: HapticReadableFormat {
             }
         }
         func number(_ x: Double) -> String { JSONText.fixed(x, digits: Self.digits) }
-        try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": {"
-                 + context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
-                 + (context.metadata.isEmpty ? "},\n" : "\n  },\n")
+        try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": "
+                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
                  + "  \"stepMs\": \(step),\n  \"durationMs\": \(steps * step),\n  \"transients\": [")
         try emit(track.transients.map { transient in
             let first = max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up)))
