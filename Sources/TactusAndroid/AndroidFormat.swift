@@ -59,9 +59,8 @@ public struct AndroidFormat: HapticReadableFormat {
 
         func number(_ x: Double) -> String { JSONText.fixed(x, digits: 3) }
         func integers(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ", ") + "]" }
-        try emit("{\n  \"format\": \"tactus-android\",\n  \"version\": 1,\n  \"metadata\": {"
-                 + context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
-                 + (context.metadata.isEmpty ? "},\n" : "\n  },\n")
+        try emit("{\n  \"format\": \"tactus-android\",\n  \"version\": 1,\n  \"metadata\": "
+                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
                  + "  \"durationMs\": \(durationMs),\n")
         try emit("  \"waveform\": {\n    \"timings\": \(integers(waveform.timings)),\n"
                  + "    \"amplitudes\": \(integers(waveform.amplitudes))\n  },\n")

@@ -192,6 +192,15 @@ public struct MetadataEntry: Equatable, Sendable {
     }
 }
 
+extension MetadataEntry {
+    /// `entries` as a JSON object two spaces in, one entry a line, in order (`{}` when empty):
+    /// the metadata of Tactus's own JSON formats.
+    public static func jsonObject(_ entries: [MetadataEntry]) -> String {
+        entries.isEmpty ? "{}" : "{" + entries.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }
+            .joined(separator: ",") + "\n  }"
+    }
+}
+
 /// A file of some format read into the format-free model.
 public struct ImportedHaptics: Equatable, Sendable {
     /// What the file plays, as designed values (0…1) in seconds.

@@ -11,7 +11,7 @@ import TactusCore
 ///   from the track (the track is mono), with the voice-coil profile unless the section says
 ///   otherwise.
 /// What is lost: left/right placement (both actuators play alike), and, as for `pcm`,
-/// sharpness outside the actuator band and the body under a stronger pulse.
+/// sharpness outside the actuator band and the body's sharpness under a stronger pulse.
 public struct DualSenseFormat: BinaryHapticFormat {
     public static let id = "dualsense"
     public static let fileExtension = "dualsense.wav"
@@ -40,7 +40,7 @@ public struct DualSenseFormat: BinaryHapticFormat {
         var writer = Interleaver(renderer: drive.renderer(for: track, sampleRate: rate), frames: frames,
                                  gain: Float(settings.number(Self.soundGain)))
         if let sound = context.sound {
-            var resampler = Resampler(from: sound.sampleRate, to: rate, channels: 2)
+            var resampler = Resampler(from: Int(sound.sampleRate), to: Self.sampleRate, channels: 2)
             var stereo: [Float] = []
             try sound.decode { interleaved in
                 Self.stereo(interleaved, channels: sound.channels, into: &stereo)

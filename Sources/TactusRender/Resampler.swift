@@ -2,17 +2,21 @@ import TactusCore
 
 /// Band-limited resampling of interleaved frames, streamed: a Kaiser-windowed sinc (β 8,
 /// ±16 zero crossings, cutoff at 0.97 of the lower of the two Nyquist frequencies),
-/// tabulated at 512 points per zero crossing and interpolated linearly. Equal rates pass
+/// tabulated at 512 points per zero crossing and interpolated linearly. Output frame m sits at
+/// input frame m · input / output, kept as an exact fraction; the weights of each of its
+/// phases are computed once when there are few (44.1 → 48 kHz has 160). Equal rates pass
 /// through unchanged. Deterministic: the same input gives the same samples in any block sizes.
 struct Resampler {
     let channels: Int
-    /// Input frames per output frame.
-    let ratio: Double
+    /// Input frames per output frame, as the fraction step / phases in lowest terms.
+    let step: Int, phases: Int
     /// Input frames the kernel reaches on each side of an output instant.
     let halfWidth: Int
-    /// The kernel at `phases` points per input frame from 0 to `halfWidth`, plus a trailing 0.
+    /// The kernel at `pointsPerFrame` points per input frame from 0 to `halfWidth`, plus a trailing 0.
     private let table: [Double]
-    private let phases: Double
+    private let pointsPerFrame: Double
+    /// The weights of every phase, when `phases` ≤ `maxCachedPhases`, each 2 · halfWidth long.
+    private var cached: [[Double]?]
     /// Input frames not yet consumed, interleaved, the first being absolute frame `inputStart`.
     private var input: [Float] = []
     private var inputStart = 0
@@ -20,29 +24,31 @@ struct Resampler {
     /// The next output frame.
     private(set) var produced = 0
 
-    static let zeroCrossings = 16.0, beta = 8.0, cutoff = 0.97, pointsPerCrossing = 512.0
+    static let zeroCrossings = 16.0, beta = 8.0, cutoff = 0.97, pointsPerCrossing = 512.0, maxCachedPhases = 4096
 
-    init(from inputRate: Double, to outputRate: Double, channels: Int) {
+    init(from inputRate: Int, to outputRate: Int, channels: Int) {
         self.channels = channels
-        ratio = inputRate / outputRate
+        var (a, b) = (inputRate, outputRate)
+        while b != 0 { (a, b) = (b, a % b) }
+        (step, phases) = (inputRate / a, outputRate / a)
         // The cutoff as a fraction of the input's Nyquist frequency.
-        let fc = Self.cutoff * min(1, outputRate / inputRate)
+        let fc = Self.cutoff * min(1, Double(outputRate) / Double(inputRate))
         let width = Self.zeroCrossings / fc
         halfWidth = Int(width.rounded(.up))
-        phases = Self.pointsPerCrossing * fc
-        let count = Int((width * phases).rounded(.up))
+        pointsPerFrame = Self.pointsPerCrossing * fc
         let i0Beta = Self.besselI0(Self.beta)
-        table = (0...count).map { i in
-            let u = Double(i) / (Self.pointsPerCrossing * fc)
+        table = (0...Int((width * pointsPerFrame).rounded(.up))).map { [pointsPerFrame] i in
+            let u = Double(i) / pointsPerFrame
             guard u < width else { return 0 }
             let r = u / width
             let window = Self.besselI0(Self.beta * (1 - r * r).squareRoot()) / i0Beta
             let x = Double.pi * fc * u
             return fc * (x == 0 ? 1 : sin(x) / x) * window
         } + [0]
+        cached = [[Double]?](repeating: nil, count: phases <= Self.maxCachedPhases ? phases : 0)
     }
 
-    var isIdentity: Bool { ratio == 1 }
+    var isIdentity: Bool { step == phases }
 
     /// Adds input frames and hands `body` every output frame they complete (interleaved).
     mutating func push(_ frames: UnsafeBufferPointer<Float>, _ body: ([Float]) throws -> Void) rethrows {
@@ -66,20 +72,35 @@ struct Resampler {
         try produce(upTo: limit, final: true, body)
     }
 
+    /// The weights of input frames base − halfWidth + 1 … base + halfWidth for an output
+    /// instant `phase / phases` of a frame after `base`.
+    private mutating func weights(phase: Int) -> [Double] {
+        if phase < cached.count, let known = cached[phase] { return known }
+        let fraction = Double(phase) / Double(phases)
+        let weights = (0..<(2 * halfWidth)).map { j -> Double in
+            let position = abs(fraction - Double(j - halfWidth + 1)) * pointsPerFrame
+            let i = Int(position)
+            guard i + 1 < table.count else { return 0 }
+            return table[i] + (table[i + 1] - table[i]) * (position - Double(i))
+        }
+        if phase < cached.count { cached[phase] = weights }
+        return weights
+    }
+
     private mutating func produce(upTo limit: Int, final: Bool, _ body: ([Float]) throws -> Void) rethrows {
         var out: [Float] = []
         while produced < limit {
-            let x = Double(produced) * ratio
-            let base = Int(x.rounded(.down))
+            let (base, phase) = (produced * step).quotientAndRemainder(dividingBy: phases)
             if !final && base + halfWidth >= received { break }
+            let weights = weights(phase: phase)
+            let first = base - halfWidth + 1
+            let from = max(0, -first), to = min(2 * halfWidth, received - first)
             for channel in 0..<channels {
                 var sum = 0.0
-                for k in (base - halfWidth + 1)...(base + halfWidth) where k >= 0 && k < received {
-                    let position = abs(x - Double(k)) * phases
-                    let i = Int(position)
-                    guard i + 1 < table.count else { continue }
-                    let weight = table[i] + (table[i + 1] - table[i]) * (position - Double(i))
-                    sum += weight * Double(input[(k - inputStart) * channels + channel])
+                if from < to {
+                    for j in from..<to {
+                        sum += weights[j] * Double(input[(first + j - inputStart) * channels + channel])
+                    }
                 }
                 out.append(Float(sum))
             }
@@ -91,7 +112,7 @@ struct Resampler {
         }
         if !out.isEmpty { try body(out) }
         // Frames no later output reaches are dropped.
-        let keepFrom = max(inputStart, Int((Double(produced) * ratio).rounded(.down)) - halfWidth)
+        let keepFrom = max(inputStart, produced * step / phases - halfWidth)
         if keepFrom - inputStart >= 8192 {
             input.removeFirst((keepFrom - inputStart) * channels)
             inputStart = keepFrom

@@ -11,12 +11,14 @@ import TactusCore
 ///   high = I · min(1, 2S): the heavy motor for dull, the light one for sharp, both at I at
 ///   S = 0.5;
 /// - a transient plays a `transientMs` pulse at its own intensity and sharpness, split the same
-///   way; each motor plays the larger of the body and the pulse; with `triggers`, the trigger
-///   motors play the pulses alone (left the low share, right the high share);
+///   way and added to the body's speed, clipped at 1 (a transient plays over the body); with
+///   `triggers`, the trigger motors play the pulses alone (left the low share, right the high
+///   share);
 /// - `transients` lists where each pulse starts (the first step it covers), so readers and
 ///   tools can tell a pulse from the body; players just play the timeline.
 /// What is lost: timing finer than `stepMs` (a pulse starts within half a step of its
-/// transient), sharpness beyond the two motors' split, and the body under a pulse.
+/// transient), sharpness beyond the two motors' split, the shape of a pulse (a motor holds one
+/// speed for it), and whatever the clip at full speed cuts off.
 public struct RumbleFormat: HapticReadableFormat {
     public static let id = "rumble"
     public static let fileExtension = "rumble.json"
@@ -67,17 +69,16 @@ public struct RumbleFormat: HapticReadableFormat {
             let instant = sampler.sample(at: (Double(n) + 0.5) * stepSeconds)
             let body = Self.motors(intensity: instant.continuousIntensity, sharpness: instant.continuousSharpness)
             let hit = Self.motors(intensity: instant.pulse, sharpness: instant.pulseSharpness)
-            timelines[0].append(max(body.low, hit.low))
-            timelines[1].append(max(body.high, hit.high))
+            timelines[0].append(min(1, body.low + hit.low))
+            timelines[1].append(min(1, body.high + hit.high))
             if hasTriggers {
                 timelines[2].append(hit.low)
                 timelines[3].append(hit.high)
             }
         }
         func number(_ x: Double) -> String { JSONText.fixed(x, digits: Self.digits) }
-        try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": {"
-                 + context.metadata.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }.joined(separator: ",")
-                 + (context.metadata.isEmpty ? "},\n" : "\n  },\n")
+        try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": "
+                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
                  + "  \"stepMs\": \(step),\n  \"durationMs\": \(steps * step),\n  \"transients\": [")
         try emit(track.transients.map { transient in
             let first = max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up)))

@@ -84,9 +84,10 @@ class Bench:
         return self.logs / (name.replace(" ", "-") + ".log")
 
     def tactus(self, name: str, commands: list[list[str]], expected: int, repeats: int = 1,
-               **options) -> Measurement:
-        """Times a Tactus run into an empty folder and checks one AHAP per input was written
-        (a run where every input failed stops the benchmark: its timings would mean nothing).
+               written_ending: str = "ahap", **options) -> Measurement:
+        """Times a Tactus run into an empty folder and checks one file ending in
+        `written_ending` per input was written (a run where every input failed stops the
+        benchmark: its timings would mean nothing).
 
         With repeats, keeps the fastest run (by wall time): other work on the machine only
         ever slows a run down, so the minimum is the best estimate of what the code costs."""
@@ -95,7 +96,7 @@ class Bench:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch.mkdir(parents=True)
             result = measure(commands, self.log(name), **options)
-            written = sum(1 for _ in self.scratch.rglob("*.ahap"))
+            written = sum(1 for _ in self.scratch.rglob("*." + written_ending))
             result.failures = max(result.failures, expected - written)
             shutil.rmtree(self.scratch)
             if written == 0:

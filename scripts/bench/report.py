@@ -125,7 +125,9 @@ def render(r: Results, started: datetime.datetime, load_before: float, load_afte
              *overheads(r), "", "Targets:", "",
              *[f"- {c['status']}  {c['target']}: {c['value']}" for c in checks(r)],
              "", "By format (Tactus: `convert` of that format's clips in one process; limits in C):", "",
-             formats_table(r)]
+             formats_table(r), "",
+             "By output format (Tactus: `convert --format ID` of the 44.1 kHz WAV clips, no paired audio; "
+             "the extra CPU is over `--format ahap`, the same analysis):", "", output_formats_table(r)]
     if r.profiles:
         lines += profile_lines(r)
     return "\n".join(lines) + "\n"
@@ -228,6 +230,20 @@ def formats_table(r: Results) -> str:
                      table.number(per_cpu_second(seconds, decode), 0), table.number(tactus.cpu / limit.cpu, 1)])
     return table.markdown(["Format", "clips", "audio s", "Tactus audio s / CPU s", "limit: decode + STFT",
                            "limit: decode alone", "Tactus CPU ÷ limit"], rows)
+
+
+def output_formats_table(r: Results) -> str:
+    m, rows = r.measurements, []
+    seconds = Corpus.seconds(r.wav44_clips())
+    ahap = m.get("write-ahap")
+    for key in sorted(k for k in m if k.startswith("write-")):
+        run = m[key]
+        extra = run.cpu - ahap.cpu if ahap else None
+        rows.append([key.removeprefix("write-"), table.number(run.cpu, 2), table.number(per_cpu_second(seconds, run), 0),
+                     table.number(extra, 2) if extra is not None else "?",
+                     table.number(1000 * extra / seconds, 2) if extra is not None else "?"])
+    return table.markdown(["Output format", "CPU s", "audio s / CPU s", "extra CPU s over AHAP",
+                           "extra CPU ms per audio s"], rows)
 
 
 def profile_lines(r: Results) -> list[str]:

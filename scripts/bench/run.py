@@ -3,7 +3,8 @@
 
 Measures, on the 500-clip mixed corpus and on one 60-minute file (make_corpus.py):
   - Tactus: `batch --jobs 1`, `batch --jobs 2` (falling back to `convert FILES...` while `batch`
-    does not exist), one `convert` process per file, each format alone, the 44.1 kHz WAV clips;
+    does not exist), one `convert` process per file, each format alone, the 44.1 kHz WAV clips,
+    and those clips written in each output format alone (`--format ID`, no paired audio);
   - librosa in a warm process (load + onset_detect + rms + spectral_centroid), with Tactus's
     frame geometry (the ratio baseline) and with librosa's defaults;
   - `aubioonset`, one process per file, with Tactus's frame geometry;
@@ -33,6 +34,9 @@ from contenders import Bench, Corpus, Tactus
 from measure import ROOT
 
 HERE = Path(__file__).resolve().parent
+# Every built-in output format, with the ending of the file it writes.
+OUTPUT_FORMATS = [("ahap", "ahap"), ("haptic", "haptic"), ("android", "android.json"), ("rumble", "rumble.json"),
+                  ("pcm", "pcm.wav"), ("dualsense", "dualsense.wav")]
 
 
 def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: int) -> report.Results:
@@ -92,6 +96,13 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
         m[f"tactus-{fmt}"] = best(lambda: bench.tactus(f"tactus {fmt}", [tactus.convert(corpus.paths(entries), out)], len(entries)))
         m[f"limit-{fmt}"] = best(lambda: bench.limit(f"limit {fmt}", entries, decode_only=False))
         m[f"decode-{fmt}"] = best(lambda: bench.limit(f"decode {fmt}", entries, decode_only=True))
+
+    # What writing each output format costs beside AHAP: the same analysis, one format written.
+    for format_id, ending in OUTPUT_FORMATS:
+        m[f"write-{format_id}"] = best(lambda: bench.tactus(
+            f"tactus --format {format_id}",
+            [[*tactus.convert(corpus.paths(wav44), out), "--format", format_id, "--set", "output.pairAudio=false"]],
+            len(wav44), written_ending=ending))
 
     long_file = corpus.path(corpus.long)
     _, long_batch, _ = tactus.jobs(1, long_file.parent, [long_file], out)
