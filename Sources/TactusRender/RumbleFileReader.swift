@@ -14,46 +14,39 @@ struct RumbleFileReader {
     /// Most steps read (a day at 1 ms), so a hostile file cannot make the track unbounded.
     static let maxSteps = 86_400_000
 
-    private var diagnostics: [FormatDiagnostic] = []
+    private var findings = FormatFindings()
 
     static func inspect(_ data: Data) -> (file: File?, diagnostics: [FormatDiagnostic]) {
         var reader = RumbleFileReader()
-        let json: JSONValue
-        do { json = try JSONReader.parse(data) } catch {
-            return (nil, [FormatDiagnostic(severity: .error, kind: "invalidJSON", location: "", message: "\(error)")])
-        }
+        guard let json = reader.findings.json(data) else { return (nil, reader.findings.all) }
         let file = reader.file(json)
-        return (reader.diagnostics.contains { $0.severity == .error } ? nil : file, reader.diagnostics)
-    }
-
-    private mutating func error(_ kind: String, _ location: String, _ message: String) {
-        diagnostics.append(FormatDiagnostic(severity: .error, kind: kind, location: location, message: message))
+        return (reader.findings.hasErrors ? nil : file, reader.findings.all)
     }
 
     private mutating func file(_ json: JSONValue) -> File? {
         guard case .object = json else {
-            error("wrongType", "", "expected an object, found \(json.kindName)")
+            findings.error("wrongType", "", "expected an object, found \(json.kindName)")
             return nil
         }
         guard case .string("tactus-rumble")? = json["format"] else {
-            error("wrongFormat", "format", "expected \"tactus-rumble\"")
+            findings.error("wrongFormat", "format", "expected \"tactus-rumble\"")
             return nil
         }
         guard case .number(1)? = json["version"] else {
-            error("unsupportedVersion", "version", "this reader knows version 1")
+            findings.error("unsupportedVersion", "version", "this reader knows version 1")
             return nil
         }
         var metadata: [MetadataEntry] = []
         if case .object(let members)? = json["metadata"] {
             for (key, value) in members {
                 guard case .string(let text) = value else {
-                    error("wrongType", "metadata.\(key)", "expected a string, found \(value.kindName)")
+                    findings.error("wrongType", "metadata.\(key)", "expected a string, found \(value.kindName)")
                     continue
                 }
                 metadata.append(MetadataEntry(key: key, value: text))
             }
         } else if let other = json["metadata"] {
-            error("wrongType", "metadata", "expected an object, found \(other.kindName)")
+            findings.error("wrongType", "metadata", "expected an object, found \(other.kindName)")
         }
         guard let step = integer(json["stepMs"], "stepMs", 1...1000), let duration = integer(json["durationMs"], "durationMs", 0...Self.maxSteps) else {
             return nil
@@ -62,7 +55,7 @@ struct RumbleFileReader {
             return nil
         }
         if low.count != high.count || low.count * step != duration {
-            error("lengthMismatch", "", "lowFrequency (\(low.count)) and highFrequency (\(high.count)) must hold durationMs / stepMs = \(duration / step) steps")
+            findings.error("lengthMismatch", "", "lowFrequency (\(low.count)) and highFrequency (\(high.count)) must hold durationMs / stepMs = \(duration / step) steps")
             return nil
         }
         switch (json["leftTrigger"], json["rightTrigger"]) {
@@ -70,10 +63,10 @@ struct RumbleFileReader {
         case (let left?, let right?):
             for (name, value) in [("leftTrigger", left), ("rightTrigger", right)] {
                 if let values = speeds(value, name), values.count != low.count {
-                    error("lengthMismatch", name, "holds \(values.count) steps, the motors \(low.count)")
+                    findings.error("lengthMismatch", name, "holds \(values.count) steps, the motors \(low.count)")
                 }
             }
-        default: error("missingTrigger", "", "leftTrigger and rightTrigger come together")
+        default: findings.error("missingTrigger", "", "leftTrigger and rightTrigger come together")
         }
         let transients = self.transients(json["transients"], durationMs: duration)
         let seconds = Double(step) / 1000
@@ -108,7 +101,7 @@ struct RumbleFileReader {
 
     private mutating func integer(_ value: JSONValue?, _ place: String, _ range: ClosedRange<Int>) -> Int? {
         guard case .number(let x)? = value, x.rounded() == x, x >= Double(range.lowerBound), x <= Double(range.upperBound) else {
-            error("wrongValue", place, "expected a whole number \(range.lowerBound)…\(range.upperBound)")
+            findings.error("wrongValue", place, "expected a whole number \(range.lowerBound)…\(range.upperBound)")
             return nil
         }
         return Int(x)
@@ -116,7 +109,7 @@ struct RumbleFileReader {
 
     private mutating func unit(_ value: JSONValue?, _ place: String) -> Double? {
         guard case .number(let x)? = value, x >= 0, x <= 1 else {
-            error("wrongValue", place, "expected a number 0…1")
+            findings.error("wrongValue", place, "expected a number 0…1")
             return nil
         }
         return x
@@ -124,11 +117,11 @@ struct RumbleFileReader {
 
     private mutating func speeds(_ value: JSONValue?, _ place: String) -> [Double]? {
         guard case .array(let items)? = value else {
-            error("wrongType", place, "expected an array of speeds 0…1")
+            findings.error("wrongType", place, "expected an array of speeds 0…1")
             return nil
         }
         guard items.count <= Self.maxSteps else {
-            error("tooLong", place, "more than \(Self.maxSteps) steps")
+            findings.error("tooLong", place, "more than \(Self.maxSteps) steps")
             return nil
         }
         var values: [Double] = []
@@ -142,7 +135,7 @@ struct RumbleFileReader {
 
     private mutating func transients(_ value: JSONValue?, durationMs: Int) -> [HapticTrack.Transient]? {
         guard case .array(let items)? = value else {
-            error("wrongType", "transients", "expected an array")
+            findings.error("wrongType", "transients", "expected an array")
             return nil
         }
         var transients: [HapticTrack.Transient] = []
@@ -153,7 +146,7 @@ struct RumbleFileReader {
                   let sharpness = unit(item["sharpness"], place + ".sharpness") else { continue }
             let time = Double(start) / 1000
             if let last = transients.last, last.time > time {
-                error("unsorted", place + ".startMs", "transients must be sorted by startMs")
+                findings.error("unsorted", place + ".startMs", "transients must be sorted by startMs")
             }
             transients.append(HapticTrack.Transient(time: time, intensity: intensity, sharpness: sharpness))
         }
