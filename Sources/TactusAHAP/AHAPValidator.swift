@@ -410,12 +410,20 @@ private struct Checker {
 
     /// Warnings that need the pattern played: transients a control changes, and
     /// controls left non-neutral beyond the haptic events they shape.
+    ///
+    /// A transient plays at its `HapticIntensity` × `HapticIntensityControl`. Where a
+    /// continuous event plays, the control shapes that body and a writer may have written the
+    /// transient's intensity against it (Tactus does: intensity ÷ control, so the body keeps its
+    /// shape under the transient); a file cannot say whether it did, so that is not warned
+    /// about. Where no continuous event plays, the control shapes nothing but the transient:
+    /// an envelope left over from an earlier event, warned about when it scales the transient.
     mutating func playback(_ document: AHAPDocument) {
         let evaluator = PatternEvaluator(document)
         let tolerance = AHAPValidator.transientTolerance
         for transient in evaluator.transients {
             let location = "Pattern[\(transient.patternIndex)].Event"
-            if abs(transient.effectiveIntensity - transient.eventIntensity) > tolerance {
+            if abs(transient.effectiveIntensity - transient.eventIntensity) > tolerance,
+               !evaluator.continuousPlays(at: transient.time) {
                 warning(.transientScaledByControl, location,
                         "plays at intensity \(rounded(transient.effectiveIntensity)), not its HapticIntensity "
                         + "\(rounded(transient.eventIntensity)): HapticIntensityControl is \(rounded(transient.intensityControl)) here")

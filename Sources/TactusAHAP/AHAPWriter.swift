@@ -13,17 +13,20 @@ import TactusCore
 ///   sharpness a `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16
 ///   points, consecutive curves repeat their joint point, and point times are relative to
 ///   the curve's own `Time`.
-/// - Controls act on transients too (Apple's documentation is ambiguous about sharpness,
-///   and a naive writer scales its transients by the envelope). So, with the curves rounded
-///   exactly as they will be written, both controls are notched to exactly neutral
-///   (intensity 1, sharpness 0) at every transient instant, with ramps of `rampDuration`:
-///   each transient then plays at its own `HapticIntensity`/`HapticSharpness` under every
-///   reading, its event values are the designed ones (so `tactus validate` can flag any
-///   transient that *is* scaled), and the continuous part only rises to its region's peak
-///   for the instant the transient covers it. After each region both controls ramp back
-///   to neutral within `rampDuration` of its end, so later transients are not scaled by a
-///   persisting last value. Each transient's intensity is still divided by the control as
-///   evaluated, which is exactly 1 by construction.
+/// - Controls act on transients too: `HapticIntensityControl` multiplies a transient's
+///   intensity (a naive writer scales its transients by the envelope), and Apple's
+///   documentation is ambiguous about whether `HapticSharpnessControl` shifts them. So, with
+///   the curves rounded exactly as they will be written:
+///   - inside a region, the intensity control is left as the body needs it wherever it is at
+///     least the transient's intensity, and otherwise lifted to exactly that intensity (ramps
+///     of `rampDuration`); the transient's `HapticIntensity` is its intensity ÷ the control
+///     as evaluated (≤ 1), so it plays at its own intensity while the body under it plays
+///     as the track says, or rises only as far as the transient itself;
+///   - the sharpness control is notched to exactly neutral (0) at every transient, so each
+///     transient plays at its own `HapticSharpness` under either reading;
+///   - after each region both controls ramp back to neutral within `rampDuration` of its end
+///     (and a transient there pins them to neutral), so later transients are not scaled by a
+///     persisting last value.
 ///
 /// Output is sorted by time (at equal times: audio, curves, continuous events, transients).
 public struct AHAPWriter: Sendable {
@@ -102,16 +105,19 @@ public struct AHAPWriter: Sendable {
                                                  useVolumeEnvelope: options.useVolumeEnvelope, parameters: [volume]))))
         }
         elements += regions.flatMap { $0.continuousEvents() }.map { (2, .event($0)) }
-        // Intensity control: notched to exactly neutral at each transient.
+        // Intensity control: lifted at a transient inside a region only as far as the
+        // transient needs (to its own intensity, when the control is below it); the transient's
+        // event then absorbs the rest. After a region's end it is pinned to neutral.
         let intensityCurves = controlCurves(AHAPParameterID.hapticIntensityControl, neutral: 1, regions: regions,
-                                            knots: \.intensity, transients: transients) { _, _ in 1 }
+                                            knots: \.intensity, transients: transients) { max($0, $1.intensity) }
         // Sharpness control: notched to exactly neutral at each transient.
         let sharpnessCurves = controlCurves(AHAPParameterID.hapticSharpnessControl, neutral: 0, regions: regions,
                                             knots: \.sharpnessOffset, transients: transients) { _, _ in 0 }
         let curves = intensityCurves + sharpnessCurves
         elements += curves.map { (1, .curve($0)) }
 
-        // Compensate each transient for the intensity control exactly as it will play.
+        // Compensate each transient for the intensity control exactly as it will play: its
+        // event intensity is its wanted intensity ÷ the control (≤ 1 by the lift above).
         let controls = PatternEvaluator(AHAPDocument(pattern: curves.map { .curve($0) }))
         for transient in transients {
             let control = controls.controlValue(AHAPParameterID.hapticIntensityControl, at: transient.time)
@@ -162,8 +168,9 @@ public struct AHAPWriter: Sendable {
     /// `rampDuration`, or by the next region's start if that comes sooner. When the next
     /// region starts right at the end, there is no room for a ramp: that region then writes
     /// a curve even if it is neutral throughout, so that it takes over from its start.
-    /// Each transient from a region's start to the next region's start (the span where
-    /// that region's curves are in force) pins the control to `target(current, transient)`.
+    /// Each transient from a region's start to its end pins the control to
+    /// `target(current, transient)`; each from its end to the next region's start (the rest of
+    /// the span where that region's curves are in force) pins it to `neutral`.
     private func controlCurves(_ id: String, neutral: Double, regions: [PlannedRegion],
                                knots: KeyPath<PlannedRegion, [Polyline.Knot]>, transients: [PlannedTransient],
                                target: (Double, PlannedTransient) -> Double) -> [AHAPParameterCurve] {
@@ -179,7 +186,7 @@ public struct AHAPWriter: Sendable {
             }
             let control = Polyline(shape)
             let pins = transients.filter { $0.time >= region.start && $0.time < nextStart }
-                .map { ($0.time, target(control.value(at: $0.time), $0)) }
+                .map { ($0.time, $0.time < region.end ? target(control.value(at: $0.time), $0) : neutral) }
             let pinned = control.pinned(pins, radius: options.rampDuration)
             curves += Self.curves(id, pinned)
             mustTakeOver = pinned.knots.last.map { $0.value != neutral } ?? false

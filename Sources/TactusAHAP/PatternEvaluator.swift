@@ -208,6 +208,11 @@ public struct PatternEvaluator: Sendable {
         return Array(Set(times.filter(\.isFinite))).sorted()
     }
 
+    /// Whether a `HapticContinuous` event plays at `t`.
+    public func continuousPlays(at t: Double) -> Bool {
+        !activeContinuous(at: t).isEmpty
+    }
+
     /// Continuous haptic intensity felt at `t` (0 when no continuous event plays).
     public func continuousIntensity(at t: Double) -> Double {
         let active = activeContinuous(at: t)

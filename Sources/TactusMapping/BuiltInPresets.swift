@@ -81,12 +81,14 @@ enum BuiltInPresets {
     },
     "sharpness": {
       "from": "weightedCentroid",
-      "lowOctaves": 6.5,
-      "highOctaves": 10.5,
+      "lowOctaves": 7,
+      "highOctaves": 9.5,
+      "knee": 0.5,
+      "gamma": 1.3,
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
-      "tolerance": 0.025
+      "tolerance": 0.01
     }
   },
   "output": {

@@ -110,7 +110,8 @@ public struct HapticMapper {
         let scale: (Double) -> Double
         if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
             let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
-                                      highOctaves: sharpness.number(SharpnessSettings.highOctaves))
+                                      highOctaves: sharpness.number(SharpnessSettings.highOctaves),
+                                      knee: sharpness.number(SharpnessSettings.knee))
             let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
             var penalty = 0.0, total = 0.0
             for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
@@ -119,7 +120,8 @@ public struct HapticMapper {
                 total += power
             }
             let lowWeight = total > 0 ? penalty / total : 0
-            scale = { octaves(log2($0) - lowWeight) }
+            let gamma = sharpness.number(SharpnessSettings.gamma)
+            scale = { pow(octaves(log2($0) - lowWeight), gamma) }
         } else {
             let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
             scale = { hz($0) }

@@ -68,14 +68,18 @@ public enum SharpnessSettings: TunablePart {
     public static let summary = "Sharpness of the continuous body from brightness: the weighted centroid in octaves (as transients), or the spectral centroid on a log-frequency scale."
     public static let from = ParameterDescriptor.choice("from", ["weightedCentroid", "centroid"], default: "weightedCentroid",
                 help: "What the body's sharpness measures. weightedCentroid: each frame's log2 centroid less the sound's weight in the lows (the power-weighted mean, over its audible frames, of what the transients' weighted centroid takes off), mapped lowOctaves…highOctaves: a rumble feels round, a hiss crisp, and within the sound the curve moves as the centroid does; centroid: the magnitude centroid mapped lowHz…highHz.")
-    public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 6.5, unit: "octaves",
+    public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 7, unit: "octaves",
                 help: "weightedCentroid: the value (log2 Hz less the weight in the lows) that maps to sharpness 0.")
-    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 10.5, unit: "octaves",
+    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 9.5, unit: "octaves",
                 help: "weightedCentroid value that maps to sharpness 1.")
+    public static let knee = ParameterDescriptor.number("knee", 0...0.5, default: 0.5,
+                help: "weightedCentroid: width of each soft end of the octave scale, in sharpness: linear from knee to 1 − knee, bending exponentially towards 0 and 1 beyond, so a body darker than lowOctaves (or brighter than highOctaves) still moves as its brightness does; 0 clips at lowOctaves and highOctaves.")
+    public static let gamma = ParameterDescriptor.number("gamma", 0.5...3, default: 1.3,
+                help: "weightedCentroid: exponent on the scaled value (above 1 keeps dark bodies rounder while bright ones stay crisp).")
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.025, help: "Largest error of the simplified curve, in sharpness units (0.025 of the default 4 octaves is 0.1 octave).")
-    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, lowHz, highHz, smoothingMs, tolerance]
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.01, help: "Largest error of the simplified curve, in sharpness units (0.01 of the default 2.5 octaves is 0.025 octave in the middle of the scale).")
+    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance]
     public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]
 }

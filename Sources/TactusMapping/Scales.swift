@@ -38,18 +38,28 @@ public struct LogFrequencyScale: Equatable, Sendable {
 }
 
 /// Maps a brightness in octaves (log2 Hz, less any weight in the lows) onto sharpness 0…1:
-/// `lowOctaves` → 0, `highOctaves` → 1, linear between.
+/// `lowOctaves` → 0, `highOctaves` → 1, linear between, clipped at both ends; or, with a
+/// `knee` above 0, linear from `knee` to 1 − `knee` and bending exponentially towards 0 and 1
+/// beyond (value and slope continuous), so brightnesses past the ends keep their order
+/// instead of tying at 0 or 1.
 struct OctaveScale {
     let lowOctaves: Double
     let span: Double
+    /// Width (0…0.5, in sharpness) of each soft end; 0 clips.
+    let knee: Double
 
-    init(lowOctaves: Double, highOctaves: Double) {
+    init(lowOctaves: Double, highOctaves: Double, knee: Double = 0) {
         self.lowOctaves = lowOctaves
         span = max(0.1, highOctaves - lowOctaves)
+        self.knee = min(0.5, max(0, knee))
     }
 
     func callAsFunction(_ octaves: Double) -> Double {
-        min(1, max(0, (octaves - lowOctaves) / span))
+        let x = (octaves - lowOctaves) / span
+        guard knee > 0 else { return min(1, max(0, x)) }
+        if x < knee { return knee * exp(x / knee - 1) }
+        if x > 1 - knee { return 1 - knee * exp((1 - x) / knee - 1) }
+        return x
     }
 }
 

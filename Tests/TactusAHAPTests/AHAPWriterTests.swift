@@ -121,13 +121,35 @@ final class AHAPWriterTests: XCTestCase {
         let document = try written(track)
         let evaluator = PatternEvaluator(document)
         let transient = try XCTUnwrap(evaluator.transients.first)
-        XCTAssertEqual(transient.intensityControl, 1, accuracy: 1e-9, "intensity control notched to neutral")
-        XCTAssertEqual(transient.eventIntensity, 0.9, "the event carries the designed value")
+        // The body's control there is 0.2875 / 0.4: lifted only to the transient's 0.9.
+        XCTAssertEqual(transient.intensityControl, 0.9, accuracy: 1e-9, "intensity control lifted to the transient's intensity")
+        XCTAssertEqual(transient.eventIntensity, 1, "the event absorbs the rest")
         XCTAssertEqual(transient.effectiveIntensity, 0.9, accuracy: 1e-9)
         XCTAssertEqual(transient.sharpnessControl, 0, accuracy: 1e-9, "sharpness notched to neutral")
-        // On the line from (1.2, 0.4) to (2, 0.1), away from the ±10 ms notch.
-        XCTAssertEqual(evaluator.continuousIntensity(at: 1.48), 0.295, accuracy: 1e-3, "the body is untouched away from the notch")
+        XCTAssertEqual(evaluator.continuousIntensity(at: 1.5), 0.36, accuracy: 1e-9, "the body rises only to 0.4 × 0.9, not to its peak")
+        // On the line from (1.2, 0.4) to (2, 0.1), away from the ±5 ms lift.
+        XCTAssertEqual(evaluator.continuousIntensity(at: 1.48), 0.295, accuracy: 1e-3, "the body is untouched away from the lift")
         XCTAssertEqual(evaluator.continuousIntensity(at: 1.52), 0.28, accuracy: 1e-3)
+        let report = AHAPValidator().validate(AHAPEncoder().encode(document))
+        XCTAssertEqual(report.warningCount, 0, "\(report)")
+    }
+
+    /// A transient weaker than the body's control at its instant needs no lift: its event
+    /// carries its intensity ÷ the control, and the body under it plays exactly as the track.
+    func testATransientUnderTheBodysControlLeavesTheBodyAlone() throws {
+        let intensity = [Point(time: 1, value: 0.1), Point(time: 1.2, value: 0.4), Point(time: 2, value: 0.1)]
+        let track = HapticTrack(duration: 3, transients: [.init(time: 1.5, intensity: 0.2, sharpness: 0.8)],
+                                regions: [region(1, 2, intensity: intensity, sharpness: [Point(time: 1, value: 0.2), Point(time: 2, value: 0.6)])])
+        let document = try written(track)
+        let evaluator = PatternEvaluator(document)
+        let transient = try XCTUnwrap(evaluator.transients.first)
+        XCTAssertEqual(transient.intensityControl, 0.2875 / 0.4, accuracy: 1e-4, "the body's own control")
+        XCTAssertEqual(transient.eventIntensity, 0.2 / (0.2875 / 0.4), accuracy: 1e-4)
+        XCTAssertEqual(transient.effectiveIntensity, 0.2, accuracy: 1e-4)
+        let body = Polyline(intensity.map { Polyline.Knot(time: $0.time, value: $0.value) })
+        for t in stride(from: 1.49, through: 1.51, by: 0.001) {
+            XCTAssertEqual(evaluator.continuousIntensity(at: t), body.value(at: t), accuracy: 1e-3, "at \(t)")
+        }
         let report = AHAPValidator().validate(AHAPEncoder().encode(document))
         XCTAssertEqual(report.warningCount, 0, "\(report)")
     }

@@ -28,12 +28,12 @@ final class FeelTests: XCTestCase {
         }
     }
 
-    /// Low-passed noise under 120 Hz swelling in over 20 ms and dying away over 0.3 s: a rumble.
-    func rumble(seconds: Double = 0.6) -> [Float] {
+    /// Low-passed noise under `hz` swelling in over 20 ms and dying away over 0.3 s: a rumble.
+    func rumble(seconds: Double = 0.6, hz: Double = 120) -> [Float] {
         let noise = Signals.noise(seconds: seconds, sampleRate: Self.rate, amplitude: 1, seed: 3)
         var low = [Float](repeating: 0, count: noise.count)
         var a: Float = 0, b: Float = 0
-        let k = Float(1 - exp(-2 * Double.pi * 120 / Self.rate))
+        let k = Float(1 - exp(-2 * Double.pi * hz / Self.rate))
         for i in noise.indices {
             a += k * (noise[i] - a)
             b += k * (a - b)
@@ -95,5 +95,21 @@ final class FeelTests: XCTestCase {
         XCTAssertFalse(bright.regions.isEmpty)
         XCTAssertLessThan(body(low), 0.35)
         XCTAssertGreaterThan(body(bright) - body(low), 0.3)
+    }
+
+    /// Below the octave scale's low end (where a hard clip would tie them at 0) a darker rumble
+    /// still plays rounder than a less dark one: the soft end keeps their order.
+    func testRumblesBelowTheScaleKeepTheirOrder() throws {
+        func body(_ samples: [Float]) throws -> Double {
+            let values = try track(samples).1.regions.flatMap(\.sharpness).map(\.value)
+            XCTAssertFalse(values.isEmpty)
+            return values.reduce(0, +) / Double(max(1, values.count))
+        }
+        let darker = try body(rumble(hz: 60)), dark = try body(rumble(hz: 120))
+        XCTAssertGreaterThan(darker, 0)
+        XCTAssertGreaterThan(dark, darker)
+        XCTAssertLessThan(dark, 0.35)
+        let clipped = try track(rumble(hz: 60), overrides: ["mapping.sharpness.knee=0"]).1
+        XCTAssertEqual(clipped.regions.flatMap(\.sharpness).map(\.value).max(), 0, "a hard clip plays it at 0")
     }
 }

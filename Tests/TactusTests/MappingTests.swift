@@ -30,7 +30,8 @@ final class MappingTests: XCTestCase {
         let r = try XCTUnwrap(Statistics.pearson(played, reference.loudness))
         XCTAssertGreaterThan(r, 0.95)
         let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.output(AHAPFormat.id)!), baseDirectory: dir.appendingPathComponent("out"),
-                                            reference: reference, sound: SoundActivity.measure(dir.appendingPathComponent("swell.wav")))
+                                            reference: reference, sound: SoundActivity.measure(dir.appendingPathComponent("swell.wav")),
+                                            track: result.track)
         XCTAssertLessThan(fidelity.controlPointsPerSecond, 40)
         XCTAssertEqual(fidelity.validatorErrors, 0)
     }

@@ -140,8 +140,8 @@ final class RenderedFormatTests: XCTestCase {
         XCTAssertEqual(RumbleFormat().validate(Data(loud.utf8), baseDirectory: nil).map(\.location), ["transients[0].intensity"])
     }
 
-    /// Split AHAP: the continuous file plays the designed body exactly at each transient (the
-    /// single file lifts it there), the transients file holds every transient and no body.
+    /// Split AHAP: the continuous file plays the designed body exactly at each transient, the
+    /// transients file holds every transient and no body.
     func testSplitAHAPKeepsTheBodyExactAroundTransients() throws {
         let folder = AudioFixture.temporaryDirectory(#function)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -171,7 +171,8 @@ final class RenderedFormatTests: XCTestCase {
             onBody.map { abs(played.continuousIntensity(at: $0.time + 0.002) - designed.continuousIntensity(at: $0.time + 0.002)) }.max()!
         }
         XCTAssertLessThan(worst(body.track), 0.01)
-        XCTAssertGreaterThan(worst(try HapticFormats.read(try convert(false).outputs[0].url).track), 0.05)
+        // These hits are weaker than the body's control: the one file keeps the body too.
+        XCTAssertLessThan(worst(try HapticFormats.read(try convert(false).outputs[0].url).track), 0.01)
     }
 
     /// The paired audio is written only when a selected format plays it.

@@ -30,7 +30,7 @@ public struct CorpusEvaluation {
                 let result = try converter.convert(truth.audio, to: dir)
                 let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.outputs[0].url), baseDirectory: dir,
                                                     reference: ReferenceEnvelope.measure(truth.audio),
-                                                    sound: SoundActivity.measure(truth.audio))
+                                                    sound: SoundActivity.measure(truth.audio), track: result.track)
                 evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
                                                    fidelity: fidelity))
             } catch {

@@ -19,8 +19,9 @@ public struct Fidelity {
     public var controlPointsPerSecond: Double
     /// Encoded AHAP size per second of audio.
     public var bytesPerSecond: Double
-    /// Transients whose effective intensity (either sharpness reading) misses the event's
-    /// own value by more than 0.01: those a control scales.
+    /// Transients that play (intensity, or sharpness under either reading) more than 0.01
+    /// away from the track's: those a control scales. Transients are paired with the track's
+    /// in time order; a count that differs counts every transient.
     public var scaledTransients: Int
     public var validatorErrors: Int
     public var validatorWarnings: Int
@@ -32,8 +33,9 @@ public struct Fidelity {
     ///   - baseDirectory: where its paired audio is looked for (the validator's check).
     ///   - reference: the sound's loudness and brightness.
     ///   - sound: where the sound is audible, for `HarmonyCheck`.
+    ///   - track: the track the AHAP was written from (what each transient should play).
     public static func measure(ahap: Data, baseDirectory: URL, reference: ReferenceEnvelope,
-                               sound: SoundActivity) throws -> Fidelity {
+                               sound: SoundActivity, track: HapticTrack) throws -> Fidelity {
         let document = try AHAPDecoder().decode(ahap)
         let evaluator = PatternEvaluator(document)
         let validation = AHAPValidator(baseDirectory: baseDirectory).validate(ahap)
@@ -53,10 +55,13 @@ public struct Fidelity {
             let k = Int(transient.time / hop)
             if k < felt.count { felt[k] = max(felt[k], transient.effectiveIntensity) }
         }
-        let scaled = evaluator.transients.filter { t in
-            abs(t.effectiveIntensity - t.eventIntensity) > 0.01
-                || PatternEvaluator.SharpnessReading.allCases.contains { abs(t.effectiveSharpness($0) - t.eventSharpness) > 0.01 }
-        }.count
+        let wanted = track.transients.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        let scaled = wanted.count != evaluator.transients.count ? max(wanted.count, evaluator.transients.count)
+            : zip(evaluator.transients, wanted).filter { played, wanted in
+                abs(played.effectiveIntensity - wanted.intensity) > 0.01
+                    || PatternEvaluator.SharpnessReading.allCases.contains { abs(played.effectiveSharpness($0) - wanted.sharpness) > 0.01 }
+            }.count
         let seconds = max(reference.duration, 1e-3)
         return Fidelity(intensityCorrelation: Statistics.pearson(played, reference.loudness),
                         playedCorrelation: Statistics.pearson(felt, reference.loudness),
