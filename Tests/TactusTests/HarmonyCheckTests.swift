@@ -1,6 +1,7 @@
 import Foundation
 @testable import Tactus
 import TactusAHAP
+import TactusAnalysis
 import TactusAudio
 import TactusCore
 import TactusTestSupport
@@ -56,7 +57,7 @@ final class HarmonyCheckTests: XCTestCase {
         XCTAssertEqual(sound.starts[0], .init(silenceStart: 0, time: 0.3))
         XCTAssertEqual(sound.starts[1].time, 0.6 + 1 / rate, accuracy: 1e-9, "the sine's first sample is 0; its second is audible")
         XCTAssertGreaterThan(sound.starts[1].silenceStart, 0.3, "the silence begins as the click dies away")
-        XCTAssertLessThan(sound.starts[1].silenceStart, 0.6 - SoundActivity.minimumSilence)
+        XCTAssertLessThan(sound.starts[1].silenceStart, 0.55, "well before the tone")
     }
 
     func testHapticsThatFitTheSoundHaveNoFinding() {
@@ -155,18 +156,15 @@ final class HarmonyCheckTests: XCTestCase {
     }
 
     /// The lead the check reports on a Corpus sound as Tactus converts it today is the distance
-    /// from the track's first onset to the first sample within 60 dB of the loudest 10 ms block,
-    /// both found here independently.
+    /// from the track's first onset to the first audible sample (within 50 dB of the file's peak,
+    /// on `SoundStarts`' ladder of levels 2^(−j/4) of full scale: the lowest not below it), both
+    /// found here independently.
     func testLeadOnACorpusSoundIsMeasuredToTheSample() throws {
         let url = Corpus.root.appendingPathComponent("clean/explosion.wav")
         let samples = try decode(url)
         let sampleRate = try AudioFileReader(url: url).format.sampleRate
-        let block = Int((0.01 * sampleRate).rounded())
-        let loudest = stride(from: 0, to: samples.count, by: block).map { start in
-            let slice = samples[start..<min(samples.count, start + block)]
-            return slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)
-        }.max()!
-        let threshold = Float((loudest * 1e-6).squareRoot())
+        let audible = Double(samples.map(abs).max()!) * pow(10, -SoundStarts.audibleBelowPeakDb / 20)
+        let threshold = Float(exp2(-floor(-4 * log2(audible)) / 4))
         let firstAudible = Double(try XCTUnwrap(samples.firstIndex { abs($0) >= threshold })) / sampleRate
 
         let track = try Converter(preset: try shippedPreset(), log: CommittedFiles()).convert(url, to: folder).track

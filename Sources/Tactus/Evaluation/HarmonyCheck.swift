@@ -10,7 +10,7 @@ import TactusCore
 ///   audible sample of a sound, at the file's start or after a silence inside it
 ///   (`hapticsBeforeSound`);
 /// - continuous haptics (intensity above `buzzIntensity`) play for 50 ms or more while the
-///   sound is silent (`continuousUnderSilence`);
+///   sound is silent, no sample of a 10 ms block audible (`continuousUnderSilence`);
 /// - a transient has no audible attack within 30 ms: the sound does not rise by `attackRiseDb`
 ///   to an audible level there (`transientWithoutAttack`). Before the file starts there is
 ///   silence, so a sound that begins at its first sample is an attack.
@@ -26,7 +26,7 @@ public enum HarmonyCheck {
     public static let leadTolerance = 0.001
     /// How far ahead of a sound (seconds) haptics count as leading it; earlier ones play under
     /// silence and are reported as such, or as transients without an attack.
-    public static let leadWindow = SoundActivity.minimumSilence
+    public static let leadWindow = 0.05
     /// Continuous intensity above which haptics under silence are reported.
     public static let buzzIntensity = 0.05
     /// Consecutive silent 10 ms blocks with continuous haptics that make a finding.
@@ -47,10 +47,9 @@ public enum HarmonyCheck {
                 onset, (start - onset) * 1000, start)))
         }
         let hop = SoundActivity.blockSeconds
-        let silence = sound.silenceLevelDb
         var run = 0
-        for (k, level) in sound.levelDb.enumerated() {
-            let buzzing = level < silence && track.continuousIntensity(at: (Double(k) + 0.5) * hop) > buzzIntensity
+        for k in sound.peakDb.indices {
+            let buzzing = !sound.isAudible(block: k) && track.continuousIntensity(at: (Double(k) + 0.5) * hop) > buzzIntensity
             run = buzzing ? run + 1 : 0
             if run == buzzBlocks {
                 findings.append(warning(.continuousUnderSilence, String(
@@ -107,18 +106,19 @@ public enum HarmonyCheck {
     }
 
     /// Whether the sound rises by `attackRiseDb` to an audible level within 30 ms of `time`:
-    /// its loudest block from 10 ms before to 40 ms after, against its quietest in the 60 ms
-    /// before (blocks before the file's start are silence). A time outside the audio
-    /// (negative, past its end, or not finite) has no attack.
+    /// its loudest block (RMS) from 10 ms before to 40 ms after, against its quietest in the 60 ms
+    /// before (blocks before the file's start are silence), with an audible sample among the
+    /// blocks after. A time outside the audio (negative, past its end, or not finite) has no attack.
     static func audibleAttack(near time: Double, _ sound: SoundActivity) -> Bool {
         let levels = sound.levelDb
         guard !levels.isEmpty, time.isFinite, time >= 0 else { return false }
         let frame = time / SoundActivity.blockSeconds
         guard frame < Double(levels.count) else { return false }
         let k = Int(frame)
-        let after = levels[max(0, k - 1)...min(levels.count - 1, k + 3)].max()!
+        let window = max(0, k - 1)...min(levels.count - 1, k + 3)
+        let after = levels[window].max()!
         let before = k < 6 ? -Double.infinity : levels[(k - 6)...(k - 1)].min()!
-        return after > sound.silenceLevelDb && after - before >= attackRiseDb
+        return window.contains { sound.isAudible(block: $0) } && after - before >= attackRiseDb
     }
 
     private static func warning(_ kind: Kind, _ message: String) -> FormatDiagnostic {
