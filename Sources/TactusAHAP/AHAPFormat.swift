@@ -7,10 +7,10 @@ import TactusCore
 /// Split (`split`), the track is written as two patterns, as Meta Haptics Studio and Lofelt
 /// Studio export for engines that play each with a player of its own:
 /// `<stem>.continuous.ahap` (the continuous regions and the `AudioCustom` event: its controls
-/// follow the designed envelope exactly, with no neutral notch at a transient, since it holds
+/// follow the designed envelope exactly, with no lift or notch at a transient, since it holds
 /// none) and `<stem>.transients.ahap` (the transients alone). Played together they give what
-/// the single file plays, except that the body keeps playing under each transient instead of
-/// being notched for the ramps around it.
+/// the single file plays, except that the body keeps playing as designed under a transient
+/// stronger than it, where the single file lifts it for the ramps around the transient.
 public struct AHAPFormat: HapticReadableFormat {
     public static let id = "ahap"
     public static let fileExtension = "ahap"
