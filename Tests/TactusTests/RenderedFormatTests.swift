@@ -60,6 +60,42 @@ final class RenderedFormatTests: XCTestCase {
         XCTAssertEqual(Double(first) / rate, 1.0, accuracy: 0.002)
     }
 
+    /// Share of the energy of `samples` (Hann-windowed) above `edge` Hz against below it, in dB,
+    /// from their DFT (Goertzel, bin by bin).
+    private func energyAbove(_ edge: Double, _ samples: ArraySlice<Float>, sampleRate: Double) -> Double {
+        let n = samples.count
+        let x = samples.enumerated().map { i, v in Double(v) * pow(sin(Double.pi * Double(i) / Double(n)), 2) }
+        var above = 0.0, below = 0.0
+        for bin in 1..<(n / 2) {
+            let coefficient = 2 * cos(2 * Double.pi * Double(bin) / Double(n))
+            var (s1, s2) = (0.0, 0.0)
+            for v in x { (s1, s2) = (v + coefficient * s1 - s2, s1) }
+            let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+            if Double(bin) * sampleRate / Double(n) > edge { above += power } else { below += power }
+        }
+        return 10 * log10(above / below)
+    }
+
+    /// A sharp transient (500 Hz carrier) over a dull body (80 Hz): the carrier glides between
+    /// them with the pulse, so the drive stays within the band and the pulse's main lobe
+    /// (500 Hz + 2 / 12 ms). Switching the carrier when the pulse overtook the body put −24 dB
+    /// of it above that.
+    func testAPulseOverTheBodyKeepsTheDriveInTheBand() throws {
+        let track = HapticTrack(
+            duration: 0.6,
+            transients: [HapticTrack.Transient(time: 0.3, intensity: 1, sharpness: 1)],
+            regions: [HapticTrack.ContinuousRegion(
+                start: 0.1, end: 0.5,
+                intensity: [HapticTrack.Point(time: 0.1, value: 0.5), HapticTrack.Point(time: 0.5, value: 0.5)],
+                sharpness: [HapticTrack.Point(time: 0.1, value: 0), HapticTrack.Point(time: 0.5, value: 0)])])
+        let wav = try PCMWAVReader(written(try pcm(), track))
+        let middle = Int(0.306 * 48_000)
+        let around = wav.samples[(middle - 2048)..<(middle + 2048)]
+        XCTAssertLessThan(energyAbove(500 + 2 / 0.012, around, sampleRate: 48_000), -35)
+        // The pulse plays on the body, to full scale.
+        XCTAssertEqual(Double(around.map(abs).max()!), 1, accuracy: 0.02)
+    }
+
     func testLRAProfileKeepsEverySharpnessInItsNarrowBand() throws {
         let wav = try PCMWAVReader(written(try pcm(["format.pcm.profile=lra"])))
         for t in [0.25, 0.5, 0.75] {
