@@ -9,14 +9,19 @@ import XCTest
 /// The formats rendered on a time grid (pcm, dualsense, rumble), split AHAP and audio pairing,
 /// on real signals: what each file plays is measured from its own bytes.
 final class RenderedFormatTests: XCTestCase {
+    /// One transient and one region of constant intensity whose sharpness goes linearly from
+    /// `sharpness.from` to `sharpness.to`.
+    static func oneRegion(duration: Double, _ transient: HapticTrack.Transient, from start: Double, to end: Double,
+                          intensity: Double, sharpness: (from: Double, to: Double)) -> HapticTrack {
+        HapticTrack(duration: duration, transients: [transient], regions: [HapticTrack.ContinuousRegion(
+            start: start, end: end,
+            intensity: [HapticTrack.Point(time: start, value: intensity), HapticTrack.Point(time: end, value: intensity)],
+            sharpness: [HapticTrack.Point(time: start, value: sharpness.from), HapticTrack.Point(time: end, value: sharpness.to)])])
+    }
+
     /// A body whose sharpness goes 0 → 1 over 0.2…0.8 s at intensity 0.5, and a full transient at 1.0 s.
-    static let track = HapticTrack(
-        duration: 1.2,
-        transients: [HapticTrack.Transient(time: 1.0, intensity: 1, sharpness: 0.5)],
-        regions: [HapticTrack.ContinuousRegion(
-            start: 0.2, end: 0.8,
-            intensity: [HapticTrack.Point(time: 0.2, value: 0.5), HapticTrack.Point(time: 0.8, value: 0.5)],
-            sharpness: [HapticTrack.Point(time: 0.2, value: 0), HapticTrack.Point(time: 0.8, value: 1)])])
+    static let track = oneRegion(duration: 1.2, HapticTrack.Transient(time: 1.0, intensity: 1, sharpness: 0.5),
+                                 from: 0.2, to: 0.8, intensity: 0.5, sharpness: (0, 1))
 
     private func written(_ format: any HapticFormat, _ track: HapticTrack = track,
                          context: HapticWriteContext = HapticWriteContext()) throws -> Data {
@@ -81,13 +86,8 @@ final class RenderedFormatTests: XCTestCase {
     /// (500 Hz + 2 / 12 ms). Switching the carrier when the pulse overtook the body put −24 dB
     /// of it above that.
     func testAPulseOverTheBodyKeepsTheDriveInTheBand() throws {
-        let track = HapticTrack(
-            duration: 0.6,
-            transients: [HapticTrack.Transient(time: 0.3, intensity: 1, sharpness: 1)],
-            regions: [HapticTrack.ContinuousRegion(
-                start: 0.1, end: 0.5,
-                intensity: [HapticTrack.Point(time: 0.1, value: 0.5), HapticTrack.Point(time: 0.5, value: 0.5)],
-                sharpness: [HapticTrack.Point(time: 0.1, value: 0), HapticTrack.Point(time: 0.5, value: 0)])])
+        let track = Self.oneRegion(duration: 0.6, HapticTrack.Transient(time: 0.3, intensity: 1, sharpness: 1),
+                                   from: 0.1, to: 0.5, intensity: 0.5, sharpness: (0, 0))
         let wav = try PCMWAVReader(written(try pcm(), track))
         let middle = Int(0.306 * 48_000)
         let around = wav.samples[(middle - 2048)..<(middle + 2048)]
