@@ -13,8 +13,8 @@ dualsense and rumble, then haptic, pcm (lra) and split AHAP; each twice, with --
     continuous envelope (√amplitude, emphasis breakpoints left out, so the transients' own
     breakpoints do not lower it), faded in and out at the ends of each region (the AHAP's
     continuous events) over one period of the profile's resonance as the renderer does (pcm,
-    dualsense); for rumble, the two motors'
-    body speeds (intensity split by the `.haptic`'s frequency = sharpness) summed. The file's
+    dualsense); for rumble, the two motors' body speeds (intensity split by the `.haptic`'s
+    frequency = sharpness) summed. The file's
     envelope at an instant: the actuator channel's |sample| (pcm, dualsense: causal, and never
     above the carrier's amplitude, so it cannot find a pulse early, but it finds it late by as
     much as the carrier's phase keeps the sample small: up to a quarter period), the sum of the
@@ -28,7 +28,7 @@ dualsense and rumble, then haptic, pcm (lra) and split AHAP; each twice, with --
     out) where either is above 0, pooled over the folder;
   - band: the actuator signal's energy above the band's upper edge plus the pulse's main lobe
     (highHz + 2/pulse: 667 Hz voiceCoil, 290 Hz lra) relative to the energy below it (Welch
-    PSD), in dB, median and worst file; the limit is LIMIT_DB;
+    PSD), in dB, median and worst file, and the files over LIMIT_DB;
   - split AHAP: the transients file holds exactly the single file's transient events and the
     continuous file exactly its continuous events (times, durations, intensities,
     sharpnesses); the continuous file's played intensity (event intensity × intensity
@@ -168,7 +168,7 @@ def measure_file(ahap: Path, haptic: Path, rendered: Path, kind: str, profile: s
         middles = (np.arange(len(low)) + 0.5) * step
         level, sharp = body.intensity(middles), body.sharpness(middles)
         body_sum = level * (np.minimum(1, 2 * (1 - sharp)) + np.minimum(1, 2 * sharp))
-        errors = onset_errors(low + high, np.minimum(2, body_sum), transients, step)
+        errors = onset_errors(low + high, body_sum, transients, step)
         envelope, times, reference = np.maximum(low, high), middles, level
     else:
         highest, resonance, pulse = PROFILES[profile]
