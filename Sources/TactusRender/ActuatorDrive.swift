@@ -14,9 +14,8 @@ import TactusCore
 ///   where pulses overlap, the strongest), the sum clipped at 1 (a transient plays over the
 ///   body, as Core Haptics plays a transient event during a continuous one);
 /// - the sharpness the carrier follows is the body's and the pulse's, weighted by their
-///   amplitudes, so it glides to the transient's as its pulse swells and back as it fades (a
-///   switch at the instant the pulse overtook the body gated the transient's carrier abruptly,
-///   which spread its energy above the band: −29 dB on real sounds against −46 dB gliding);
+///   amplitudes, so it glides to the transient's as its pulse swells and back as it fades: an
+///   abrupt change of frequency under a playing amplitude would spread energy above the band;
 /// - amplitude 1 is full scale. Intensity maps to amplitude linearly: the felt strength of a
 ///   voice coil or LRA grows with its drive amplitude at a given frequency.
 /// What is lost: any texture finer than the curves (the track holds none), each sharpness
