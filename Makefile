@@ -7,7 +7,7 @@ CONFIG ?= release
 # the Swift libraries: about 10 ms less per `tactus convert`).
 STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 
-.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-formats eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -80,6 +80,16 @@ eval-real: build realcorpus
 	@python3 -c "import pyloudnorm" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	python3 scripts/realcorpus/evaluate.py --tactus .build/$(CONFIG)/tactus
 	python3 scripts/realcorpus/feel.py --tactus .build/$(CONFIG)/tactus
+
+# The rendered formats (pcm with each profile, dualsense, rumble, split AHAP) measured against the
+# AHAP and .haptic of the same analysis on the Corpus and both halves of the real-sound corpus:
+# pulse timing, envelope, actuator band, split pair, bytes across runs and threads
+# (scripts/check_formats.py; tables in BENCHMARKS.md, "Rendered formats"). About 1.5 min on the
+# Corpus alone on two busy cores, so not in CI; FOLDERS=Corpus for that part only.
+FOLDERS ?= Corpus realcorpus/dev realcorpus/heldout
+check-formats: build
+	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
+	python3 scripts/check_formats.py --tactus .build/$(CONFIG)/tactus --work check-formats-out $(FOLDERS)
 
 # Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).

@@ -1,33 +1,51 @@
 #!/usr/bin/env python3
-"""Measures the rendered output formats (pcm, dualsense, rumble) against the AHAP written from
-the same analysis, on folders of sounds (the Corpus, realcorpus/dev, realcorpus/heldout).
+"""Measures the rendered output formats (pcm with each profile, dualsense, rumble, split AHAP)
+against the single AHAP and the `.haptic` written from the same analysis, on folders of sounds
+(the Corpus, realcorpus/dev, realcorpus/heldout). `make check-formats` runs it.
 
-For each folder, `tactus batch` writes ahap, haptic, pcm, dualsense and rumble (no paired
-audio), once with --jobs 1 and once with --jobs 2, then per format:
+For each folder, `tactus batch` (no paired audio) writes ahap, haptic, pcm (voiceCoil),
+dualsense and rumble, then haptic, pcm (lra) and split AHAP; each twice, with --jobs 1 and
+--jobs 2. Then per format:
   - transients: the share of the AHAP's transients whose pulse starts within 2 ms of the
-    AHAP's transient time in the format's own file (pcm/dualsense: the first instant the
-    drive's envelope rises 0.05 × the transient's intensity above its level just before;
-    rumble: the first step whose faster motor rises so), and the worst such error;
+    AHAP's transient time in the format's own file. A pulse starts where the file's envelope
+    first stands 0.05 × the transient's intensity above the body the track plays there,
+    searched from 3 ms before to 5 ms after the transient. The body is the `.haptic`'s
+    continuous envelope (√amplitude, emphasis breakpoints left out, so the transients' own
+    breakpoints do not lower it), faded in and out at the ends of each region (the AHAP's
+    continuous events) over one period of the profile's resonance as the renderer does (pcm,
+    dualsense); for rumble, the two motors' body speeds (intensity split by the `.haptic`'s
+    frequency = sharpness) summed. The file's
+    envelope at an instant: the actuator channel's |sample| (pcm, dualsense: causal, and never
+    above the carrier's amplitude, so it cannot find a pulse early, but it finds it late by as
+    much as the carrier's phase keeps the sample small: up to a quarter period), the sum of the
+    motors' speeds per step, each step at its start (rumble). (The Hilbert envelope is not
+    causal: around a pulse shorter than about one carrier period, 12 ms at 80 Hz, it rises up
+    to 3 ms before the pulse starts.) The share within 2 ms and the median are reported; a
+    transient with no pulse by 5 ms fails the check;
   - envelope: Pearson r and RMS of the rendered envelope (pcm/dualsense: the Hilbert envelope
-    of the actuator channel, averaged over 5 ms; rumble: the faster motor's speed per step)
-    against the track's continuous intensity (read from the .haptic: √amplitude), on the
-    instants no transient's pulse covers (50 ms after each transient left out), pooled over
-    the folder;
-  - band: the share of the actuator signal's energy above 1.25 × the profile's highest
-    carrier frequency (Welch PSD), in dB, median and worst file (pcm, dualsense);
-  - deterministic: every file byte-identical between --jobs 1 and --jobs 2;
-  - cost (`--cost`): CPU seconds of `convert` writing each format alone, beside AHAP's.
-Prints a markdown table.
+    averaged over 5 ms; rumble: the faster motor's speed per step) against the body intensity,
+    on the instants no transient's pulse covers (5 ms before to 50 ms after each transient left
+    out) where either is above 0, pooled over the folder;
+  - band: the actuator signal's energy above the band's upper edge plus the pulse's main lobe
+    (highHz + 2/pulse: 667 Hz voiceCoil, 290 Hz lra) relative to the energy below it (Welch
+    PSD), in dB, median and worst file, and the files over LIMIT_DB;
+  - split AHAP: the transients file holds exactly the single file's transient events and the
+    continuous file exactly its continuous events (times, durations, intensities,
+    sharpnesses); the continuous file's played intensity (event intensity × intensity
+    control) against the body at every transient (the single file's is notched there);
+  - deterministic: every file byte-identical between --jobs 1 and --jobs 2 (two runs, one
+    and two threads).
+Prints markdown tables; exits 1 when a format has no pulse for a transient, breaks the band
+limit, when the split pair does not play the single file's events, or when bytes differ between
+runs.
 
-Usage: check_formats.py --tactus .build/release/tactus [--cost] [--work DIR] FOLDER...
+Usage: check_formats.py --tactus .build/release/tactus [--work DIR] FOLDER...
 """
 from __future__ import annotations
 
 import argparse
 import filecmp
 import json
-import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -37,104 +55,195 @@ import numpy as np
 import soundfile as sf
 from scipy.signal import hilbert, welch
 
-FORMATS = "ahap,haptic,pcm,dualsense,rumble"
-RENDERED = [("pcm", "pcm.wav"), ("dualsense", "dualsense.wav"), ("rumble", "rumble.json")]
-HIGHEST_HZ = 500.0  # the voice-coil profile's carrier at sharpness 1 (the default for pcm and dualsense)
 WINDOW = 0.002      # a pulse must start this close to its transient
-PULSE_MASK = 0.05   # seconds after a transient left out of the envelope comparison
+RISE = 0.05         # … standing this share of its intensity above the body
+PULSE_MASK = (0.005, 0.05)  # seconds before / after a transient left out of the envelope comparison
 GRID = 0.005        # envelope grid, seconds
+LIMIT_DB = -30.0    # the band limit: energy above the edge relative to in-band
+# The actuator profiles: (highest carrier Hz, resonance Hz, pulse s), as ActuatorDrive declares them.
+PROFILES = {"voiceCoil": (500.0, 160.0, 0.012), "lra": (190.0, 170.0, 0.020)}
+# The two batches per folder: formats and settings.
+BATCHES = {
+    "main": ("ahap,haptic,pcm,dualsense,rumble", []),
+    "lra-split": ("ahap,haptic,pcm", ["--set", "format.pcm.profile=lra", "--set", "format.ahap.split=true"]),
+}
+# (row name, batch, file ending, kind, profile)
+ROWS = [("pcm voiceCoil", "main", "pcm.wav", "wav", "voiceCoil"),
+        ("pcm lra", "lra-split", "pcm.wav", "wav", "lra"),
+        ("dualsense", "main", "dualsense.wav", "wav", "voiceCoil"),
+        ("rumble", "main", "rumble.json", "rumble", None)]
 
 
-def run(command: list[str]) -> float:
-    """Runs a command; returns the CPU seconds (user + sys) it and its children took."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def ahap_events(path: Path, kind: str) -> list[dict]:
+    """The events of `kind` of an AHAP, each as time, duration, intensity and sharpness."""
+    out = []
+    for item in json.loads(path.read_text())["Pattern"]:
+        event = item.get("Event")
+        if event and event["EventType"] == kind:
+            params = {p["ParameterID"]: p["ParameterValue"] for p in event.get("EventParameters", [])}
+            out.append((float(event["Time"]), float(event.get("EventDuration", 0)),
+                        float(params.get("HapticIntensity", 1)), float(params.get("HapticSharpness", 0.5))))
+    return sorted(out)
 
 
 def ahap_transients(path: Path) -> list[tuple[float, float]]:
     """(time, intensity) of each HapticTransient event of an AHAP."""
-    out = []
-    for item in json.loads(path.read_text())["Pattern"]:
-        event = item.get("Event")
-        if event and event["EventType"] == "HapticTransient":
-            params = {p["ParameterID"]: p["ParameterValue"] for p in event.get("EventParameters", [])}
-            out.append((float(event["Time"]), float(params.get("HapticIntensity", 1))))
-    return sorted(out)
+    return [(t, i) for t, _, i, _ in ahap_events(path, "HapticTransient")]
 
 
-def continuous_intensity(path: Path, times: np.ndarray) -> np.ndarray:
-    """The continuous intensity a .haptic plays at `times`: √ of its amplitude envelope."""
-    envelope = json.loads(path.read_text())["signals"]["continuous"]["envelopes"]["amplitude"]
-    t = np.array([p["time"] for p in envelope])
-    a = np.array([p["amplitude"] for p in envelope])
-    return np.sqrt(np.interp(times, t, a, left=0, right=0))
+def ahap_intensity(path: Path, times: np.ndarray) -> np.ndarray:
+    """The continuous intensity an AHAP plays at `times`: each continuous event's intensity ×
+    the intensity control (its curves' points in absolute time, linear between them; 1 where
+    none applies)."""
+    items = json.loads(path.read_text())["Pattern"]
+    points = sorted((c["Time"] + p["Time"], p["ParameterValue"]) for item in items
+                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
+                    for p in c["ParameterCurveControlPoints"])
+    control = np.interp(times, [p[0] for p in points], [p[1] for p in points]) if points else np.ones(len(times))
+    played = np.zeros(len(times))
+    for time, duration, intensity, _ in ahap_events(path, "HapticContinuous"):
+        inside = (times >= time) & (times < time + duration)
+        played[inside] = intensity * control[inside]
+    return played
 
 
-def onset_errors(envelope: np.ndarray, transients: list[tuple[float, float]], step: float) -> list[float]:
+class Body:
+    """The continuous body a track plays: intensity (√ of the `.haptic`'s amplitude, without the
+    transients' emphasis breakpoints), sharpness (its frequency), and its regions (the AHAP's
+    continuous events, those that touch joined)."""
+
+    def __init__(self, haptic: Path, ahap: Path):
+        envelopes = json.loads(haptic.read_text())["signals"]["continuous"]["envelopes"]
+        amplitude = [p for p in envelopes["amplitude"] if "emphasis" not in p]
+        self.t = np.array([p["time"] for p in amplitude])
+        self.a = np.array([p["amplitude"] for p in amplitude])
+        frequency = envelopes.get("frequency", [])
+        self.ft = np.array([p["time"] for p in frequency])
+        self.f = np.array([p["frequency"] for p in frequency])
+        self.regions: list[list[float]] = []
+        for time, duration, _, _ in ahap_events(ahap, "HapticContinuous"):
+            if self.regions and abs(self.regions[-1][1] - time) < 1e-4:
+                self.regions[-1][1] = time + duration
+            else:
+                self.regions.append([time, time + duration])
+
+    def intensity(self, times: np.ndarray, edge: float = 0.0) -> np.ndarray:
+        """Body intensity at `times`; with `edge`, faded over `edge` seconds at region ends."""
+        value = np.sqrt(np.interp(times, self.t, self.a, left=0, right=0)) if len(self.t) else np.zeros(len(times))
+        if edge > 0:
+            fade = np.zeros(len(times))
+            for start, end in self.regions:
+                inside = (times >= start) & (times < end)
+                fade[inside] = np.minimum(1, np.minimum(times[inside] - start, end - times[inside]) / edge)
+            value = value * fade
+        return value
+
+    def sharpness(self, times: np.ndarray) -> np.ndarray:
+        return np.interp(times, self.ft, self.f) if len(self.ft) else np.full(len(times), 0.5)
+
+
+def onset_errors(envelope: np.ndarray, body: np.ndarray, transients: list[tuple[float, float]],
+                 step: float) -> list[float]:
     """For each transient, how far from its time the envelope (one value per `step` seconds,
-    each at the start of its step) first rises 0.05 × its intensity above its median level
-    6…3 ms before (inf when it does not between 3 ms before and 5 ms after)."""
+    each at the start of its step) first stands RISE × its intensity above `body` (inf when it
+    does not between 3 ms before and 5 ms after)."""
     errors = []
     for time, intensity in transients:
-        start = int(round((time - 0.003) / step))
-        before = envelope[max(0, int(round((time - 0.006) / step))):max(1, start)]
-        base = float(np.median(before)) if len(before) else 0.0
-        window = envelope[max(0, start):int(round((time + 0.005) / step)) + 1]
-        above = np.nonzero(window > base + 0.05 * intensity)[0]
-        errors.append((max(0, start) + above[0]) * step - time if len(above) else float("inf"))
+        start = max(0, int(round((time - 0.003) / step)))
+        stop = int(round((time + 0.005) / step)) + 1
+        above = np.nonzero(envelope[start:stop] - body[start:stop] > RISE * intensity)[0]
+        errors.append((start + above[0]) * step - time if len(above) else float("inf"))
     return errors
 
 
-def measure_file(ahap: Path, haptic: Path, rendered: Path, kind: str):
+def measure_file(ahap: Path, haptic: Path, rendered: Path, kind: str, profile: str | None):
+    """(onset errors, rendered envelope, body, band dB or None) of one rendered file."""
     transients = ahap_transients(ahap)
+    body = Body(haptic, ahap)
+    band = None
     if kind == "rumble":
         doc = json.loads(rendered.read_text())
         step = doc["stepMs"] / 1000
         low, high = np.array(doc["lowFrequency"]), np.array(doc["highFrequency"])
-        envelope = np.maximum(low, high)
-        times = (np.arange(len(envelope)) + 0.5) * step
-        # Both motors: a dull pulse under a sharp body raises the heavy motor alone.
-        onset_envelope, onset_step, band = low + high, step, None
+        middles = (np.arange(len(low)) + 0.5) * step
+        level, sharp = body.intensity(middles), body.sharpness(middles)
+        body_sum = level * (np.minimum(1, 2 * (1 - sharp)) + np.minimum(1, 2 * sharp))
+        errors = onset_errors(low + high, body_sum, transients, step)
+        envelope, times, reference = np.maximum(low, high), middles, level
     else:
+        highest, resonance, pulse = PROFILES[profile]
         samples, rate = sf.read(rendered, always_2d=True)
-        drive = samples[:, 2] if kind == "dualsense" else samples[:, 0]
+        drive = samples[:, 2] if rendered.name.endswith("dualsense.wav") else samples[:, 0]
         full = np.abs(hilbert(drive)) if len(drive) else drive
+        instants = np.arange(len(full)) / rate
+        errors = onset_errors(np.abs(drive), body.intensity(instants, edge=1 / resonance), transients, 1 / rate)
         per = int(rate * GRID)
         bins = len(full) // per
         envelope = full[:bins * per].reshape(bins, per).mean(axis=1)
         times = (np.arange(bins) + 0.5) * GRID
-        onset_envelope, onset_step = full, 1 / rate
-        band = None
+        reference = body.intensity(times, edge=1 / resonance)
         if np.sum(drive ** 2) > 0 and len(drive) >= 1024:
-            f, p = welch(drive, fs=rate, nperseg=4096 if len(drive) >= 4096 else len(drive))
-            above = p[f > 1.25 * HIGHEST_HZ].sum() / p.sum()
-            band = 10 * np.log10(max(above, 1e-12))
-    errors = onset_errors(onset_envelope, transients, onset_step)
+            f, p = welch(drive, fs=rate, nperseg=min(4096, len(drive)))
+            edge = highest + 2 / pulse
+            band = 10 * np.log10(max(p[f > edge].sum() / max(p[f <= edge].sum(), 1e-30), 1e-12))
     keep = np.ones(len(times), dtype=bool)
     for time, _ in transients:
-        keep &= ~((times >= time - GRID) & (times < time + PULSE_MASK))
-    reference = continuous_intensity(haptic, times)
+        keep &= ~((times >= time - PULSE_MASK[0]) & (times < time + PULSE_MASK[1]))
     return errors, envelope[keep], reference[keep], band
 
 
-def folder_rows(tactus: str, folder: Path, work: Path) -> dict[str, dict]:
-    outputs = {}
-    for jobs in (1, 2):
-        out = work / f"jobs{jobs}"
-        shutil.rmtree(out, ignore_errors=True)
-        run([tactus, "batch", str(folder), "-o", str(out), "--format", FORMATS, "--jobs", str(jobs),
-             "--set", "output.pairAudio=false", "--quiet"])
-        outputs[jobs] = out
+def split_row(single_dir: Path, split_dir: Path) -> dict:
+    """The split AHAP pair against the single AHAP of the same analysis."""
+    files, same, worst_body, worst_single, count = 0, 0, 0.0, 0.0, 0
+    for single in sorted(single_dir.rglob("*.ahap")):
+        stem = single.name[:-len(".ahap")]
+        if stem.endswith((".continuous", ".transients")):
+            continue
+        folder = split_dir / single.parent.relative_to(single_dir)
+        continuous, transients = folder / f"{stem}.continuous.ahap", folder / f"{stem}.transients.ahap"
+        files += 1
+        if (ahap_events(transients, "HapticTransient") == ahap_events(single, "HapticTransient")
+                and not ahap_events(transients, "HapticContinuous")
+                and ahap_events(continuous, "HapticContinuous") == ahap_events(single, "HapticContinuous")
+                and not ahap_events(continuous, "HapticTransient")):
+            same += 1
+        at = np.array([t for t, _ in ahap_transients(single)])
+        if len(at):
+            body = Body(single.with_name(f"{stem}.haptic"), single).intensity(at)
+            count += len(at)
+            worst_body = max(worst_body, float(np.max(np.abs(ahap_intensity(continuous, at) - body))))
+            worst_single = max(worst_single, float(np.max(np.abs(ahap_intensity(single, at) - body))))
+    return {"files": files, "same": same, "transients": count, "worst_body": worst_body, "worst_single": worst_single}
+
+
+def batch(tactus: str, folder: Path, out: Path, formats: str, settings: list[str], jobs: int) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([tactus, "batch", str(folder), "-o", str(out), "--format", formats, "--jobs", str(jobs),
+                    "--set", "output.pairAudio=false", "--quiet", *settings],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def identical(one: Path, two: Path) -> bool:
+    files = sorted(p for p in one.rglob("*") if p.is_file())
+    return (len(files) == sum(1 for p in two.rglob("*") if p.is_file())
+            and all(filecmp.cmp(f, two / f.relative_to(one), shallow=False) for f in files))
+
+
+def folder_rows(tactus: str, folder: Path, work: Path) -> tuple[dict[str, dict], dict]:
+    outputs, deterministic = {}, {}
+    for name, (formats, settings) in BATCHES.items():
+        for jobs in (1, 2):
+            batch(tactus, folder, work / f"{name}-jobs{jobs}", formats, settings, jobs)
+        outputs[name] = work / f"{name}-jobs1"
+        deterministic[name] = identical(outputs[name], work / f"{name}-jobs2")
     rows = {}
-    for kind, ending in RENDERED:
-        files = sorted(outputs[1].rglob(f"*.{ending}"))
-        identical = all(filecmp.cmp(f, outputs[2] / f.relative_to(outputs[1]), shallow=False) for f in files)
+    for row, source, ending, kind, profile in ROWS:
         errors, rendered, reference, bands = [], [], [], []
+        files = sorted(outputs[source].rglob(f"*.{ending}"))
         for f in files:
             stem = f.name[: -len(ending) - 1]
-            e, env, ref, band = measure_file(f.with_name(stem + ".ahap"), f.with_name(stem + ".haptic"), f, kind)
+            ahap = outputs["main"] / f.relative_to(outputs[source]).parent / f"{stem}.ahap"
+            e, env, ref, band = measure_file(ahap, f.with_name(stem + ".haptic"), f, kind, profile)
             errors += e
             rendered.append(env)
             reference.append(ref)
@@ -142,57 +251,53 @@ def folder_rows(tactus: str, folder: Path, work: Path) -> dict[str, dict]:
                 bands.append(band)
         rendered_all, reference_all = np.concatenate(rendered), np.concatenate(reference)
         playing = (rendered_all > 0) | (reference_all > 0)
-        r = float(np.corrcoef(rendered_all[playing], reference_all[playing])[0, 1]) if playing.sum() > 2 else float("nan")
-        rms = float(np.sqrt(np.mean((rendered_all[playing] - reference_all[playing]) ** 2))) if playing.any() else 0.0
         finite = [abs(e) for e in errors if np.isfinite(e)]
-        rows[kind] = {
+        rows[row] = {
             "files": len(files), "transients": len(errors),
             "within": sum(1 for e in errors if abs(e) <= WINDOW + 1e-9),
             "worst_ms": 1000 * max(finite) if finite else float("nan"),
-            "r": r, "rms": rms,
+            "median_ms": 1000 * float(np.median(finite)) if finite else float("nan"),
+            "missing": sum(1 for e in errors if not np.isfinite(e)),
+            "r": float(np.corrcoef(rendered_all[playing], reference_all[playing])[0, 1]) if playing.sum() > 2 else float("nan"),
+            "rms": float(np.sqrt(np.mean((rendered_all[playing] - reference_all[playing]) ** 2))) if playing.any() else 0.0,
             "band_median": float(np.median(bands)) if bands else None,
             "band_worst": float(np.max(bands)) if bands else None,
-            "deterministic": identical,
+            "band_over": sum(1 for b in bands if b > LIMIT_DB),
+            "deterministic": deterministic[source],
         }
-    return rows
-
-
-def cost(tactus: str, folder: Path, work: Path) -> dict[str, float]:
-    sources = sorted(p for p in folder.rglob("*") if p.suffix.lower() in {".wav", ".aiff", ".flac", ".ogg", ".mp3"})
-    seconds = {}
-    for kind in ["ahap", "haptic", "android", "rumble", "pcm", "dualsense"]:
-        out = work / f"cost-{kind}"
-        shutil.rmtree(out, ignore_errors=True)
-        seconds[kind] = min(run([tactus, "convert", "--quiet", *map(str, sources), "-o", str(out), "--format", kind,
-                                 "--set", "output.pairAudio=false"]) for _ in range(2))
-    return seconds
+    split = split_row(outputs["main"], outputs["lra-split"])
+    split["deterministic"] = deterministic["lra-split"]
+    return rows, split
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tactus", required=True)
     parser.add_argument("--work", type=Path, default=Path("check-formats-out"))
-    parser.add_argument("--cost", action="store_true", help="also time writing each format alone")
     parser.add_argument("folders", nargs="+", type=Path)
     args = parser.parse_args()
-    print("| folder | format | files | transients within 2 ms | worst ms | envelope r | envelope RMS "
-          "| energy above 1.25×band, dB (median / worst) | deterministic |")
+    failed = False
+    print("| folder | format | files | transients within 2 ms | median / worst ms | envelope r | envelope RMS "
+          f"| energy above the band, dB: median / worst (files over {LIMIT_DB:.0f}) | deterministic |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    splits = {}
     for folder in args.folders:
-        rows = folder_rows(args.tactus, folder, args.work / folder.name)
+        rows, splits[folder] = folder_rows(args.tactus, folder, args.work / folder.name)
         for kind, row in rows.items():
-            band = "—" if row["band_median"] is None else f"{row['band_median']:.1f} / {row['band_worst']:.1f}"
-            print(f"| {folder} | {kind} | {row['files']} | {row['within']}/{row['transients']} | {row['worst_ms']:.2f} "
+            band = ("—" if row["band_median"] is None
+                    else f"{row['band_median']:.1f} / {row['band_worst']:.1f} ({row['band_over']})")
+            print(f"| {folder} | {kind} | {row['files']} | {row['within']}/{row['transients']} | {row['median_ms']:.2f} / {row['worst_ms']:.2f} "
                   f"| {row['r']:.3f} | {row['rms']:.3f} | {band} | {'yes' if row['deterministic'] else 'NO'} |", flush=True)
-    if args.cost:
-        folder = args.folders[0]
-        seconds = cost(args.tactus, folder, args.work / "cost")
-        print(f"\nCPU seconds writing {folder} in one format (`convert`, no paired audio, best of 2):\n")
-        print("| format | CPU s | over AHAP |")
-        print("|---|---:|---:|")
-        for kind, value in seconds.items():
-            print(f"| {kind} | {value:.2f} | {value - seconds['ahap']:+.2f} |")
-    return 0
+            failed |= (row["missing"] > 0 or not row["deterministic"]
+                       or row.get("band_over", 0) > 0)
+    print("\n| folder | split AHAP pairs | events as the single file | transients | worst body error at a "
+          "transient: continuous file (single file) | deterministic |")
+    print("|---|---:|---:|---:|---:|---|")
+    for folder, split in splits.items():
+        print(f"| {folder} | {split['files']} | {split['same']}/{split['files']} | {split['transients']} "
+              f"| {split['worst_body']:.4f} ({split['worst_single']:.4f}) | {'yes' if split['deterministic'] else 'NO'} |")
+        failed |= split["same"] < split["files"] or not split["deterministic"]
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

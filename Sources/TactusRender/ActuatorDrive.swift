@@ -9,15 +9,18 @@ import TactusCore
 ///   resonance · (high/resonance)^(2s−1) from it (s = 0 → `lowHz`, 0.5 → `resonanceHz`,
 ///   1 → `highHz`); its phase runs on without jumps when the frequency changes;
 /// - its amplitude is the continuous intensity (each region faded in and out over one period
-///   of the resonance, so the step from silence does not click) plus each transient's pulse,
-///   `pulseMs` long from the transient's time, its intensity shaped by `pulseShape`, the sum
-///   clipped at 1 (a transient plays over the body, as Core Haptics plays a transient event
-///   during a continuous one); while the pulse is the stronger of the two, the carrier runs
-///   at the frequency of the transient's own sharpness;
+///   of the resonance, so the step from silence does not click) plus the pulse of the transient
+///   playing (`pulseMs` long from the transient's time, its intensity shaped by `pulseShape`;
+///   where pulses overlap, the strongest), the sum clipped at 1 (a transient plays over the
+///   body, as Core Haptics plays a transient event during a continuous one);
+/// - the sharpness the carrier follows is the body's and the pulse's, weighted by their
+///   amplitudes, so it glides to the transient's as its pulse swells and back as it fades: an
+///   abrupt change of frequency under a playing amplitude would spread energy above the band;
 /// - amplitude 1 is full scale. Intensity maps to amplitude linearly: the felt strength of a
 ///   voice coil or LRA grows with its drive amplitude at a given frequency.
-/// What is lost: any texture finer than the curves (the track holds none), the body's
-/// sharpness under a stronger pulse, and whatever the clip at full scale cuts off.
+/// What is lost: any texture finer than the curves (the track holds none), each sharpness
+/// where a pulse plays over the body (the carrier plays their blend), and whatever the clip at
+/// full scale cuts off.
 public struct ActuatorDrive: Equatable, Sendable {
     /// Named actuators: a wideband voice coil (DualSense, Razer HyperSense, Meta Quest
     /// controllers, haptic shakers) and a phone's linear resonant actuator.
@@ -116,8 +119,11 @@ public struct ActuatorDrive: Equatable, Sendable {
         mutating func next() -> Float {
             let instant = sampler.sample(at: Double(index) / sampleRate)
             index += 1
-            let amplitude = min(1, instant.continuousIntensity + instant.pulse)
-            let sharpness = instant.pulse > instant.continuousIntensity ? instant.pulseSharpness : instant.continuousSharpness
+            let (body, pulse) = (instant.continuousIntensity, instant.pulse)
+            let amplitude = min(1, body + pulse)
+            let sharpness = pulse > 0
+                ? (body * instant.continuousSharpness + pulse * instant.pulseSharpness) / (body + pulse)
+                : instant.continuousSharpness
             let sample = Float(amplitude * sin(2 * Double.pi * phase))
             phase += drive.frequency(sharpness: sharpness) / sampleRate
             phase -= phase.rounded(.down)

@@ -11,7 +11,7 @@ import TactusCore
 ///   from the track (the track is mono), with the voice-coil profile unless the section says
 ///   otherwise.
 /// What is lost: left/right placement (both actuators play alike), and, as for `pcm`,
-/// sharpness outside the actuator band and the body's sharpness under a stronger pulse.
+/// sharpness outside the actuator band and each sharpness where a pulse plays over the body.
 public struct DualSenseFormat: BinaryHapticFormat {
     public static let id = "dualsense"
     public static let fileExtension = "dualsense.wav"

@@ -4,8 +4,9 @@ import TactusCore
 /// and LRA actuators and for engines that play haptics as audio (Meta's haptics renderer,
 /// Unreal's SoundWave haptics). Rendered by `ActuatorDrive` (the rule is in its documentation
 /// and the README) at `sampleRate`, for the actuator `profile` names.
-/// What is lost: sharpness outside the actuator's band (it is folded into it), the body's
-/// sharpness under a stronger pulse, and the paired audio (the file is the haptics alone).
+/// What is lost: sharpness outside the actuator's band (it is folded into it), each sharpness
+/// where a pulse plays over the body (the carrier plays their blend), and the paired audio (the
+/// file is the haptics alone).
 public struct PCMFormat: BinaryHapticFormat {
     public static let id = "pcm"
     public static let fileExtension = "pcm.wav"

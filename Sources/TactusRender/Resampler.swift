@@ -95,14 +95,20 @@ struct Resampler {
             let weights = weights(phase: phase)
             let first = base - halfWidth + 1
             let from = max(0, -first), to = min(2 * halfWidth, received - first)
-            for channel in 0..<channels {
-                var sum = 0.0
-                if from < to {
-                    for j in from..<to {
-                        sum += weights[j] * Double(input[(first + j - inputStart) * channels + channel])
+            // Each channel's sum in order of j, through pointers: the indices are in range by
+            // construction (from…to lies within the frames received and kept).
+            input.withUnsafeBufferPointer { samples in
+                weights.withUnsafeBufferPointer { w in
+                    for channel in 0..<channels {
+                        var sum = 0.0
+                        var index = (first + from - inputStart) * channels + channel
+                        for j in from..<max(from, to) {
+                            sum += w[j] * Double(samples[index])
+                            index += channels
+                        }
+                        out.append(Float(sum))
                     }
                 }
-                out.append(Float(sum))
             }
             produced += 1
             if out.count >= 4096 * channels {

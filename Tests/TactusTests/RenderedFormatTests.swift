@@ -9,14 +9,19 @@ import XCTest
 /// The formats rendered on a time grid (pcm, dualsense, rumble), split AHAP and audio pairing,
 /// on real signals: what each file plays is measured from its own bytes.
 final class RenderedFormatTests: XCTestCase {
+    /// One transient and one region of constant intensity whose sharpness goes linearly from
+    /// `sharpness.from` to `sharpness.to`.
+    static func oneRegion(duration: Double, _ transient: HapticTrack.Transient, from start: Double, to end: Double,
+                          intensity: Double, sharpness: (from: Double, to: Double)) -> HapticTrack {
+        HapticTrack(duration: duration, transients: [transient], regions: [HapticTrack.ContinuousRegion(
+            start: start, end: end,
+            intensity: [HapticTrack.Point(time: start, value: intensity), HapticTrack.Point(time: end, value: intensity)],
+            sharpness: [HapticTrack.Point(time: start, value: sharpness.from), HapticTrack.Point(time: end, value: sharpness.to)])])
+    }
+
     /// A body whose sharpness goes 0 → 1 over 0.2…0.8 s at intensity 0.5, and a full transient at 1.0 s.
-    static let track = HapticTrack(
-        duration: 1.2,
-        transients: [HapticTrack.Transient(time: 1.0, intensity: 1, sharpness: 0.5)],
-        regions: [HapticTrack.ContinuousRegion(
-            start: 0.2, end: 0.8,
-            intensity: [HapticTrack.Point(time: 0.2, value: 0.5), HapticTrack.Point(time: 0.8, value: 0.5)],
-            sharpness: [HapticTrack.Point(time: 0.2, value: 0), HapticTrack.Point(time: 0.8, value: 1)])])
+    static let track = oneRegion(duration: 1.2, HapticTrack.Transient(time: 1.0, intensity: 1, sharpness: 0.5),
+                                 from: 0.2, to: 0.8, intensity: 0.5, sharpness: (0, 1))
 
     private func written(_ format: any HapticFormat, _ track: HapticTrack = track,
                          context: HapticWriteContext = HapticWriteContext()) throws -> Data {
@@ -58,6 +63,37 @@ final class RenderedFormatTests: XCTestCase {
         // The pulse starts at its transient: nothing before 1.0 s, a pulse within 2 ms after it.
         let first = wav.samples.indices.first { $0 > Int(0.9 * rate) && abs(wav.samples[$0]) > 0.05 }!
         XCTAssertEqual(Double(first) / rate, 1.0, accuracy: 0.002)
+    }
+
+    /// Share of the energy of `samples` (Hann-windowed) above `edge` Hz against below it, in dB,
+    /// from their DFT (Goertzel, bin by bin).
+    private func energyAbove(_ edge: Double, _ samples: ArraySlice<Float>, sampleRate: Double) -> Double {
+        let n = samples.count
+        let x = samples.enumerated().map { i, v in Double(v) * pow(sin(Double.pi * Double(i) / Double(n)), 2) }
+        var above = 0.0, below = 0.0
+        for bin in 1..<(n / 2) {
+            let coefficient = 2 * cos(2 * Double.pi * Double(bin) / Double(n))
+            var (s1, s2) = (0.0, 0.0)
+            for v in x { (s1, s2) = (v + coefficient * s1 - s2, s1) }
+            let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+            if Double(bin) * sampleRate / Double(n) > edge { above += power } else { below += power }
+        }
+        return 10 * log10(above / below)
+    }
+
+    /// A sharp transient (500 Hz carrier) over a dull body (80 Hz): the carrier glides between
+    /// them with the pulse, so the drive stays within the band and the pulse's main lobe
+    /// (500 Hz + 2 / 12 ms). Switching the carrier when the pulse overtook the body put −24 dB
+    /// of it above that.
+    func testAPulseOverTheBodyKeepsTheDriveInTheBand() throws {
+        let track = Self.oneRegion(duration: 0.6, HapticTrack.Transient(time: 0.3, intensity: 1, sharpness: 1),
+                                   from: 0.1, to: 0.5, intensity: 0.5, sharpness: (0, 0))
+        let wav = try PCMWAVReader(written(try pcm(), track))
+        let middle = Int(0.306 * 48_000)
+        let around = wav.samples[(middle - 2048)..<(middle + 2048)]
+        XCTAssertLessThan(energyAbove(500 + 2 / 0.012, around, sampleRate: 48_000), -35)
+        // The pulse plays on the body, to full scale.
+        XCTAssertEqual(Double(around.map(abs).max()!), 1, accuracy: 0.02)
     }
 
     func testLRAProfileKeepsEverySharpnessInItsNarrowBand() throws {
