@@ -127,7 +127,7 @@ install: build man
 	install -m 755 .build/release/tactus-tune $(BINDIR)/tactus-tune
 	install -m 644 Presets/*.json $(SHAREDIR)/tactus/Presets/
 	install -m 644 .build/man/tactus.1 $(SHAREDIR)/man/man1/tactus.1
-	install -m 644 .build/man/tactus.tune.1 $(SHAREDIR)/man/man1/tactus-tune.1
+	install -m 644 .build/man/tune.1 $(SHAREDIR)/man/man1/tactus-tune.1
 	.build/release/tactus --generate-completion-script bash > $(SHAREDIR)/bash-completion/completions/tactus
 	.build/release/tactus --generate-completion-script zsh > $(SHAREDIR)/zsh/site-functions/_tactus
 	.build/release/tactus --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
