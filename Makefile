@@ -13,8 +13,11 @@ STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 deps:
 	@scripts/ensure-deps.sh
 
+# Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
+# runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO).
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(STATIC) --product tactus
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
@@ -43,6 +46,7 @@ check-android: build
 # chromium-driver and Selenium from PyPI when missing).
 check-tune: deps
 	$(SWIFT) build --product tactus
+	$(SWIFT) build --product tactus-tune
 	scripts/check-tune/run.sh --tactus .build/debug/tactus
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
@@ -96,6 +100,7 @@ check-formats: build
 bench: deps
 	scripts/bench/ensure-tools.sh
 	$(SWIFT) build -c release --static-swift-stdlib --product tactus
+	$(SWIFT) build -c release --static-swift-stdlib --product tactus-tune
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
@@ -122,20 +127,24 @@ man: deps
 	$(SWIFT) package --allow-writing-to-directory .build/man generate-manual \
 		--configuration debug --output-directory .build/man --date $(MANDATE) --authors "The Tactus developers"
 
-# The tool, its presets (found through share/tactus/Presets), the man page and bash/zsh/fish
-# completions, each where it belongs under $(PREFIX).
+# The tool (`tactus` and `tactus-tune` side by side), its presets (found through
+# share/tactus/Presets), the man pages and bash/zsh/fish completions, each where it belongs
+# under $(PREFIX).
 install: build man
 	install -d $(BINDIR) $(SHAREDIR)/tactus/Presets $(SHAREDIR)/man/man1 \
 		$(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
 	install -m 755 .build/release/tactus $(BINDIR)/tactus
+	install -m 755 .build/release/tactus-tune $(BINDIR)/tactus-tune
 	install -m 644 Presets/*.json $(SHAREDIR)/tactus/Presets/
 	install -m 644 .build/man/tactus.1 $(SHAREDIR)/man/man1/tactus.1
+	install -m 644 .build/man/tune.1 $(SHAREDIR)/man/man1/tactus-tune.1
 	.build/release/tactus --generate-completion-script bash > $(SHAREDIR)/bash-completion/completions/tactus
 	.build/release/tactus --generate-completion-script zsh > $(SHAREDIR)/zsh/site-functions/_tactus
 	.build/release/tactus --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
 
 uninstall:
-	rm -f $(BINDIR)/tactus $(SHAREDIR)/man/man1/tactus.1 $(SHAREDIR)/bash-completion/completions/tactus \
+	rm -f $(BINDIR)/tactus $(BINDIR)/tactus-tune $(SHAREDIR)/man/man1/tactus.1 $(SHAREDIR)/man/man1/tactus-tune.1 \
+		$(SHAREDIR)/bash-completion/completions/tactus \
 		$(SHAREDIR)/zsh/site-functions/_tactus $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
 	rm -rf $(SHAREDIR)/tactus
 

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "TactusRender", targets: ["TactusRender"]),
         .library(name: "TactusPreview", targets: ["TactusPreview"]),
         .executable(name: "tactus", targets: ["tactus"]),
+        // `tactus tune`'s server, run by `tactus tune` from beside `tactus` (or from PATH).
+        .executable(name: "tactus-tune", targets: ["tactus-tune"]),
         // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
         .plugin(name: "TactusPlugin", targets: ["TactusPlugin"]),
         // Command plugin: `swift package tactus-convert` converts a package's sounds into its sources.
@@ -71,8 +73,18 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // What both executables share: one-line problem reports, the preset options, the version.
+        .target(name: "TactusCommandLine", dependencies: [
+            "Tactus", "TactusCore", "TactusMapping",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The CLI; `tactus tune` runs `tactus-tune`, so this does not link Hummingbird or SwiftNIO.
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview", "TactusTune",
+            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview", "TactusCommandLine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "tactus-tune", dependencies: [
+            "TactusCommandLine", "TactusCore", "TactusMapping", "TactusTune",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

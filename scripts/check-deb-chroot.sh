@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the package `make deb` built into a fresh Debian (bookworm, minbase) made with
-# debootstrap — a machine without Swift — with apt (which brings its dependencies), and
-# converts a sound with it. Needs root and the network to Debian's mirror. Run by .ci/run.
+# debootstrap — a machine without Swift — with apt (which brings its dependencies), converts
+# a sound with it and runs `tactus tune --help` (the installed tactus-tune). Needs root and the
+# network to Debian's mirror. Run by .ci/run.
 set -eu
 cd "$(dirname "$0")/.."
 deb="$(ls .build/tactus_*.deb | tail -n 1)"
@@ -19,5 +20,6 @@ chroot "$root" /bin/sh -c "
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/$(basename "$deb") >/dev/null
     cd /tmp && tactus convert punch.wav -o out -q && test -s out/punch.ahap
     tactus presets show impacts | grep -q 'chain: /usr/share/tactus/Presets/impacts.json'
+    tactus tune --help | grep -q '^USAGE: tactus tune <inputs>'
 "
-echo "check-deb-chroot: $(basename "$deb") installs with apt on Debian bookworm without Swift and converts a sound"
+echo "check-deb-chroot: $(basename "$deb") installs with apt on Debian bookworm without Swift, converts a sound and runs tactus tune"

@@ -14,5 +14,6 @@ Description: turn sound effects into haptics that feel the way they sound
  Core Haptics AHAP files: transients on the attacks, a continuous intensity that
  follows loudness and a sharpness that follows brightness, with the original
  audio paired so sound and touch play in sync. One file or whole asset folders,
- tuned with presets.
+ tuned with presets; tactus tune (the tactus-tune binary) tunes a preset by feel
+ on a local page.
 CONTROL

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tactus
+import TactusCommandLine
 import TactusCore
 
 struct Convert: ParsableCommand {

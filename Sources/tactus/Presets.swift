@@ -1,3 +1,4 @@
+import TactusCommandLine
 import TactusCore
 import ArgumentParser
 import TactusMapping

@@ -1,5 +1,6 @@
 import TactusCore
 import ArgumentParser
+import TactusCommandLine
 
 @main
 struct TactusCommand: ParsableCommand {
@@ -24,10 +25,7 @@ struct TactusCommand: ParsableCommand {
         subcommands: [Convert.self, Batch.self, Preview.self, Tune.self, Validate.self, Compare.self, Analyze.self, Evaluate.self, Presets.self])
 
     static func main() {
-        // Past a file-size limit (`ulimit -f`, RLIMIT_FSIZE) the default SIGXFSZ kills the
-        // process mid-write and leaves a temporary file behind; ignored, the write fails
-        // with EFBIG, which is reported and cleaned up like a full disk.
-        signal(SIGXFSZ, SIG_IGN)
+        prepareProcess()
         main(nil)
     }
 }

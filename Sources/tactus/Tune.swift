@@ -1,101 +1,62 @@
 import ArgumentParser
+import TactusCommandLine
 import TactusCore
-import TactusMapping
-import TactusTune
 
+/// `tactus tune`: runs `tactus-tune` with the same arguments, as git runs `git-<name>`, so that
+/// `tactus` does not link the tune server (Hummingbird on SwiftNIO). The options are
+/// `tactus-tune`'s alone: every argument, `--help` included, is handed on unparsed.
 struct Tune: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
-        abstract: "Tune a preset by feel: a live page on this computer that shows and plays every change at once.",
-        discussion: """
-        Finds the sounds as batch does (files, or folders walked recursively), analyses each once, and serves a page on 127.0.0.1 only. Its URL, with the run's random token, is the first line of standard output; open it in a browser (--open does). Serves until Ctrl-C or SIGTERM, then exits 0 and removes the sounds dropped on the page.
+        abstract: TuneSummary.abstract,
+        discussion: "Runs \(Tune.executableName) (installed beside tactus) with these arguments; `tactus tune --help` shows its options.",
+        helpNames: [])
 
-        The page shows each sound's waveform with its transients (height = intensity, labelled intensity/sharpness) and continuous intensity and sharpness curves, plays the original, the haptics as sound and both mixed, and has a knob for every preset parameter. A knob re-maps from the cached analysis; the analysis sections (stft, onset, peaks, attack, centroid) analyse again. Pin the settings as A and tune B to compare.
+    /// The executable that serves the page, looked for beside this one, then on `PATH`.
+    static let executableName = "tactus-tune"
 
-        The settings in force are shown as --set lines and as a preset file. "Save as new preset" writes NAME.json into --presets-dir (extending the starting preset, holding only what differs); the page can also write a folder's tactus.json, or save over the starting preset when it is a user's file (never a shipped one). "Export" converts the current sound with those settings into --output, exactly as `tactus convert --preset NAME.json` will.
-
-        Examples:
-          tactus tune Sounds/
-          tactus tune boom.wav clicks/ --preset impacts --open
-          tactus tune Sounds/ --set mapping.intensity.gamma=0.8 --port 8321
-        """)
-
-    @Argument(help: "Sound files, or folders walked recursively.")
-    var inputs: [String]
-
-    /// The starting preset (`--preset`, `--set`, or `--preset-from`).
-    @OptionGroup var presetOptions: PresetOptions
-
-    @Option(help: "Port on 127.0.0.1; 0 picks a free one.")
-    var port: Int = 0
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where Export writes (created when first used).", valueName: "dir"))
-    var output: String = "tune-export"
-
-    @Option(name: .customLong("presets-dir"), help: ArgumentHelp("Where \"Save as new preset\" writes NAME.json.",
-                                                                 valueName: "dir"))
-    var presetsDirectory: String = "."
-
-    @Option(help: "Sounds opened and analysed at once at start (default: the number of cores).")
-    var jobs: Int?
-
-    @Flag(help: "Open the page in the default browser.")
-    var open = false
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    }
+    @Argument(parsing: .captureForPassthrough, help: "Sound files or folders, and options, for \(Tune.executableName).")
+    var arguments: [String] = []
 
     func run() throws {
-        // A bad --preset, --set or --preset-from is a usage error before any work (as in batch).
-        let start = try presetOptions.resolve()
-        let fromAHAP = presetOptions.presetFrom != nil
-        let base: TuneBase
-        do {
-            base = try TuneBase(reference: fromAHAP ? start.name : presetOptions.preset,
-                                overrides: fromAHAP ? start.overrides : presetOptions.overrides, library: PresetLibrary.standard())
-        } catch {
-            report(error)
-            throw ExitCode(64)
-        }
-        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let (found, problems) = FoundSound.find(inputs, jobs: jobs)
-        problems.forEach(report)
-        let (session, failures) = try TuneSession.open(
-            found, base: base, library: PresetLibrary.standard(),
-            exportFolder: URL(fileURLWithPath: output, isDirectory: true),
-            presetFolder: URL(fileURLWithPath: presetsDirectory, isDirectory: true), jobs: jobs)
-        defer { session.close() }
-        failures.forEach(report)
-        guard session.soundCount > 0 else {
-            report("\(inputs.joined(separator: " ")): no sound to tune (give sound files or folders that hold some)")
-            throw ExitCode(1)
-        }
-        let opening = open
-        let failure = TuneServer(session: session, port: port).runBlocking { url in
-            print(url)
-            fflush(stdout)
-            if opening { openInBrowser(url) }
+        let reason = Self.replaceProcess(arguments: arguments)
+        report("tune: \(reason)")
+        throw ExitCode(1)
+    }
+
+    /// Replaces this process with `tactus-tune` run with `arguments`: the one in this
+    /// executable's own folder (symbolic links resolved) first, then the first on `PATH`.
+    /// Returns only when neither can be run, with the reason and what to do.
+    static func replaceProcess(arguments: [String]) -> String {
+        var candidates: [String] = []
+        if let folder = ownFolder() { candidates.append(folder + "/" + executableName) }
+        candidates.append(executableName)  // no slash: execvp searches PATH
+        var failure: (path: String, errno: Int32)?
+        for path in candidates {
+            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            execvp(path, argv)
+            if errno != ENOENT, failure == nil { failure = (path, errno) }
         }
         if let failure {
-            report("127.0.0.1:\(port): cannot serve (\(failure))")
-            throw ExitCode(1)
+            return "\(failure.path): cannot run it (\(String(cString: strerror(failure.errno))))"
         }
+        return "\(executableName) is not installed (build it with `swift build --product \(executableName)`, or `make install` installs it beside tactus)"
     }
-}
 
-/// Hands `url` to the desktop's opener (`xdg-open`, `open` on macOS); a failure is reported, not fatal.
-private func openInBrowser(_ url: String) {
-    #if os(macOS)
-    let opener = "open"
-    #else
-    let opener = "xdg-open"
-    #endif
-    var pid = pid_t()
-    let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(opener), strdup(url), nil]
-    defer { arguments.forEach { free($0) } }
-    if posix_spawnp(&pid, opener, nil, nil, arguments, environ) != 0 {
-        report("\(opener): cannot open the page; open the URL above yourself")
+    /// The folder this executable was started from, with every symbolic link resolved.
+    private static func ownFolder() -> String? {
+        #if os(Linux)
+        guard let path = realpath("/proc/self/exe", nil) else { return nil }
+        #else
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var named = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&named, &size) == 0, let path = realpath(named, nil) else { return nil }
+        #endif
+        defer { free(path) }
+        let resolved = String(cString: path)
+        guard let slash = resolved.lastIndex(of: "/") else { return nil }
+        return String(resolved[..<slash])
     }
 }

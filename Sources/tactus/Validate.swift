@@ -1,6 +1,7 @@
 import ArgumentParser
 import Tactus
 import TactusAHAP
+import TactusCommandLine
 import TactusCore
 
 struct Validate: ParsableCommand {

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Tactus
+import TactusCore
+import TactusMapping
+
+/// The version both executables (`tactus`, `tactus-tune`) print.
+public enum TactusCLIVersion {
+    public static var text: String { TactusVersion.current }
+}
+
+/// Writes `text` to standard error at once, unbuffered (as `FileHandle.standardError` did); a
+/// standard error that cannot be written to is ignored, as there is nowhere left to say so.
+public func writeToStandardError(_ text: String) {
+    _ = Array(text.utf8).withUnsafeBytes { Descriptor.writeAll(2, $0) }
+}
+
+/// Prints one problem line to standard error: `tactus: <file>: <reason> (<hint>)`.
+public func report(_ message: Any) {
+    writeToStandardError("tactus: \(message)\n")
+}
+
+/// What every executable does first, before parsing: past a file-size limit (`ulimit -f`,
+/// RLIMIT_FSIZE) the default SIGXFSZ kills the process mid-write and leaves a temporary file
+/// behind; ignored, the write fails with EFBIG, which is reported and cleaned up like a full disk.
+/// An ignored signal stays ignored across `exec`, so `tactus tune` hands it on to `tactus-tune`.
+public func prepareProcess() {
+    signal(SIGXFSZ, SIG_IGN)
+}
+
+/// Preset selection shared by every command that converts or analyses.
+public struct PresetOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Preset name (from Presets/) or path to a preset JSON file.",
+                                            valueName: "name|path"))
+    public var preset: String = "default"
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Override one preset value, e.g. --set mapping.intensity.gamma=0.8 (repeatable).",
+        valueName: "section.key=value"))
+    public var overrides: [String] = []
+
+    @Option(name: .customLong("preset-from"), help: ArgumentHelp(
+        "Reuse the preset (and --set overrides) recorded in an AHAP Tactus wrote; refuses if that preset has changed since.",
+        valueName: "old.ahap"))
+    public var presetFrom: String?
+
+    public init() {}
+
+    public func resolve() throws -> ResolvedPreset {
+        guard let presetFrom else { return try resolvePreset(preset, overrides: overrides) }
+        guard overrides.isEmpty, preset == "default" else {
+            report("--preset-from cannot be combined with --preset or --set")
+            throw ExitCode(64)
+        }
+        do {
+            let ahap = URL(fileURLWithPath: presetFrom)
+            return try PresetProvenance.read(from: ahap).resolve(in: PresetLibrary.standard(), ahap: ahap)
+        } catch {
+            report(error)
+            throw ExitCode(64)
+        }
+    }
+}
+
+/// Resolves a preset from the standard library; a bad preset is a usage error (exit 64).
+public func resolvePreset(_ reference: String, overrides: [String]) throws -> ResolvedPreset {
+    do {
+        return try PresetLibrary.standard().resolve(reference, overrides: overrides)
+    } catch let error as PresetError {
+        report(error)
+        throw ExitCode(64)
+    }
+}
+
+/// `tactus tune`'s one-line summary: `tactus --help` lists it, and `tactus tune --help`
+/// (`tactus-tune`'s own help) opens with it.
+public enum TuneSummary {
+    public static let abstract = "Tune a preset by feel: a live page on this computer that shows and plays every change at once."
+}
