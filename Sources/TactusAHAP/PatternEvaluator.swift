@@ -242,5 +242,3 @@ public struct PatternEvaluator: Sendable {
     }
 }
 
-/// Clamps to 0…1, the range of felt intensity and sharpness.
-func clampUnit(_ x: Double) -> Double { min(max(x, 0), 1) }
