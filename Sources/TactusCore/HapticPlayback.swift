@@ -50,16 +50,19 @@ public struct HapticPlayback: Sendable {
 
     /// The spans where a continuous region plays, merged where they touch or overlap, in time
     /// order.
-    public var continuousSpans: [ClosedRange<Double>] {
-        var spans: [ClosedRange<Double>] = []
-        for region in regions {
-            if let last = spans.last, region.start <= last.upperBound {
-                spans[spans.count - 1] = last.lowerBound...max(last.upperBound, region.end)
+    public var continuousSpans: [ClosedRange<Double>] { Self.merged(regions.map { $0.start...$0.end }) }
+
+    /// `spans` sorted by start, merged where they touch or overlap.
+    public static func merged(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var merged: [ClosedRange<Double>] = []
+        for span in spans {
+            if let last = merged.last, span.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
             } else {
-                spans.append(region.start...region.end)
+                merged.append(span)
             }
         }
-        return spans
+        return merged
     }
 
     /// Points of the played intensity and sharpness curves, over every region: what a
