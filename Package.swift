@@ -65,7 +65,7 @@ let package = Package(
         // Pipeline, registry, batch: the library users import.
         .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
-        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAHAP", "TactusAudio"]),
+        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
             "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
-        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusHaptic", "TactusTestSupport"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusAHAP", "TactusHaptic", "TactusTestSupport"]),
         .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,9 +1,10 @@
-import TactusAHAP
 import TactusMapping
 import TactusCore
 
-/// Which tool and preset made an AHAP, recorded in its `Metadata` so an output can be
-/// traced, checked for staleness and made again (`tactus convert --preset-from OLD.ahap`).
+/// Which tool and preset made a haptic file, recorded in its metadata (AHAP's `Metadata`,
+/// `.haptic`'s `metadata`, Android's and rumble's `metadata`) so an output can be traced,
+/// checked for staleness and made again (`tactus convert --preset-from OLD.ahap`, or any
+/// other readable format Tactus wrote).
 public struct PresetProvenance: Equatable {
     public var presetName: String
     public var overrides: [String]
@@ -49,16 +50,15 @@ public struct PresetProvenance: Equatable {
         return entries
     }
 
-    /// Reads the provenance of an AHAP written by Tactus.
-    public static func read(from ahap: URL) throws -> PresetProvenance {
-        let document: AHAPDocument
-        do { document = try AHAPDecoder().decode(InputFile.contents(of: ahap, maxBytes: AHAPLimits.maxFileBytes)) } catch {
-            throw FileError(file: ahap.path, reason: "cannot be read as an AHAP: \(error)")
-        }
-        func value(_ key: String) -> String? { document.metadata.last { $0.key == key }?.value }
+    /// Reads the provenance of a haptic file written by Tactus, in any readable format
+    /// (`HapticFormats.read`).
+    /// - Throws: `FileError` naming the file: unreadable, or without Tactus's preset entries.
+    public static func read(from file: URL) throws -> PresetProvenance {
+        let metadata = try HapticFormats.read(file).metadata
+        func value(_ key: String) -> String? { metadata.last { $0.key == key }?.value }
         guard let name = value(keys.preset), let hash = value(keys.hash) else {
-            throw FileError(file: ahap.path, reason: "has no Tactus preset metadata",
-                                  hint: "only AHAPs written by Tactus record their preset")
+            throw FileError(file: file.path, reason: "has no Tactus preset metadata",
+                                  hint: "only files written by Tactus record their preset")
         }
         let overrides = value(keys.overrides).map { $0.split(separator: " ").map(String.init) } ?? []
         return PresetProvenance(presetName: name, overrides: overrides, presetHash: hash,
@@ -73,19 +73,19 @@ public struct PresetProvenance: Equatable {
     }
 
     /// Resolves the same preset again and checks it still gives the recorded values.
-    /// - Throws: `FileError` naming the AHAP when what it records no longer resolves or gives
-    ///   other values.
-    public func resolve(in library: PresetLibrary, ahap: URL) throws -> ResolvedPreset {
+    /// - Throws: `FileError` naming `file` (the file the provenance was read from) when what it
+    ///   records no longer resolves or gives other values.
+    public func resolve(in library: PresetLibrary, file: URL) throws -> ResolvedPreset {
         let preset: ResolvedPreset
         do { preset = try library.resolve(presetName, overrides: overrides) } catch let error as PresetError {
             // The recorded overrides are this file's, not a --set of this run.
             let origin = error.file == PresetFile.overrideSource ? Self.keys.overrides : error.file
-            throw FileError(file: ahap.path, reason: "records preset \"\(presetName)\", which does not resolve: \(origin): \(error.message)",
+            throw FileError(file: file.path, reason: "records preset \"\(presetName)\", which does not resolve: \(origin): \(error.message)",
                             hint: "choose a preset with --preset")
         }
         guard preset.hash == presetHash else {
-            throw FileError(file: ahap.path,
-                                  reason: "preset \"\(presetName)\" has changed since this AHAP was made "
+            throw FileError(file: file.path,
+                                  reason: "preset \"\(presetName)\" has changed since this file was made "
                                       + "(hash \(presetHash), now \(preset.hash))",
                                   hint: "use --preset \(presetName) to convert with its current values")
         }

@@ -181,17 +181,7 @@ public struct PatternEvaluator: Sendable {
 
     /// The spans where at least one `HapticContinuous` event plays, merged where they
     /// overlap or touch, in time order.
-    public var continuousSpans: [ClosedRange<Double>] {
-        var spans: [ClosedRange<Double>] = []
-        for event in continuous {
-            if let last = spans.last, event.start <= last.upperBound {
-                spans[spans.count - 1] = last.lowerBound...max(last.upperBound, event.end)
-            } else {
-                spans.append(event.start...event.end)
-            }
-        }
-        return spans
-    }
+    public var continuousSpans: [ClosedRange<Double>] { HapticPlayback.merged(continuous.map { $0.start...$0.end }) }
 
     /// Every instant at which what the continuous events play may bend or step: their
     /// starts and ends and the knots of every haptic control source, sorted, without
@@ -247,5 +237,3 @@ public struct PatternEvaluator: Sendable {
     }
 }
 
-/// Clamps to 0…1, the range of felt intensity and sharpness.
-func clampUnit(_ x: Double) -> Double { min(max(x, 0), 1) }

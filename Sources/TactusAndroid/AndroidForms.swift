@@ -11,7 +11,7 @@ struct TrackSampler {
     /// The continuous sharpness at `t`; `fallback` outside every region.
     func sharpness(at t: Double, fallback: Double) -> Double {
         guard let region = track.region(at: t), !region.sharpness.isEmpty else { return fallback }
-        return unit(HapticTrack.value(of: region.sharpness, at: t))
+        return unit(Polyline.value(of: region.sharpness, at: t))
     }
 }
 

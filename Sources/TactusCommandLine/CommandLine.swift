@@ -39,8 +39,8 @@ public struct PresetOptions: ParsableArguments {
     public var overrides: [String] = []
 
     @Option(name: .customLong("preset-from"), help: ArgumentHelp(
-        "Reuse the preset (and --set overrides) recorded in an AHAP Tactus wrote; refuses if that preset has changed since.",
-        valueName: "old.ahap"))
+        "Reuse the preset (and --set overrides) recorded in a haptic file Tactus wrote (.ahap, .haptic, .android.json, .rumble.json); refuses if that preset has changed since.",
+        valueName: "file"))
     public var presetFrom: String?
 
     public init() {}
@@ -52,8 +52,8 @@ public struct PresetOptions: ParsableArguments {
             throw ExitCode(64)
         }
         do {
-            let ahap = URL(fileURLWithPath: presetFrom)
-            return try PresetProvenance.read(from: ahap).resolve(in: PresetLibrary.standard(), ahap: ahap)
+            let file = URL(fileURLWithPath: presetFrom)
+            return try PresetProvenance.read(from: file).resolve(in: PresetLibrary.standard(), file: file)
         } catch {
             report(error)
             throw ExitCode(64)

@@ -67,32 +67,14 @@ public struct HapticTrack: Equatable, Sendable {
 }
 
 extension HapticTrack {
-    /// The value at `time` of the piecewise-linear curve through `points` (sorted by time; two
-    /// points at one time make a step, the later one holding from that instant): the first
-    /// value before the first point, the last after the last, 0 without points.
-    public static func value(of points: [Point], at time: Double) -> Double {
-        let after = points.partitioningIndex { $0.time > time }
-        if after == 0 { return points.first?.value ?? 0 }
-        if after == points.count { return points[after - 1].value }
-        let (a, b) = (points[after - 1], points[after])
-        return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
-    }
-
-    /// The value the curve through `points` approaches just before `time`: `value(of:at:)`,
-    /// except at a step, where it is the value stepped from.
-    public static func value(of points: [Point], before time: Double) -> Double {
-        let first = points.partitioningIndex { $0.time >= time }
-        return first < points.count && points[first].time == time ? points[first].value : value(of: points, at: time)
-    }
-
     /// A region's intensity or sharpness curve clipped to it: the points strictly inside, plus
     /// its values at both ends (at the end, the value played just before it, since a region plays
     /// up to, not including, its end), so points a rounding error outside are not lost.
     public static func clipped(_ points: [Point], from start: Double, to end: Double) -> [Point] {
         guard !points.isEmpty else { return [] }
-        return [Point(time: start, value: value(of: points, at: start))]
+        return [Point(time: start, value: Polyline.value(of: points, at: start))]
             + points.filter { $0.time > start && $0.time < end }
-            + [Point(time: end, value: value(of: points, before: end))]
+            + [Point(time: end, value: Polyline.value(of: points, before: end))]
     }
 }
 
@@ -113,7 +95,7 @@ extension HapticTrack {
     /// The continuous intensity played at `time`: the curve of the region playing then, 0
     /// outside every region.
     public func continuousIntensity(at time: Double) -> Double {
-        region(at: time).map { Self.value(of: $0.intensity, at: time) } ?? 0
+        region(at: time).map { Polyline.value(of: $0.intensity, at: time) } ?? 0
     }
 }
 

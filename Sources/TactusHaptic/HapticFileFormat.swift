@@ -127,12 +127,12 @@ public struct HapticFileFormat: HapticReadableFormat {
         for transient in track.transients {
             let time = max(0, transient.time)
             let strength = unit(transient.intensity) * unit(transient.intensity)
-            let body = HapticTrack.value(of: continuous, at: time)
+            let body = Polyline.value(of: continuous, at: time)
             amplitude.append(Breakpoint(time: time, value: min(strength, body), emphasis: (strength, unit(transient.sharpness))))
             if strength < body {
                 // Lowered under the emphasis: only for the instant, the body restored around it.
                 for side in [time - lowering, time + lowering] where side >= 0 {
-                    amplitude.append(Breakpoint(time: side, value: HapticTrack.value(of: continuous, at: side)))
+                    amplitude.append(Breakpoint(time: side, value: Polyline.value(of: continuous, at: side)))
                 }
             }
         }

@@ -53,7 +53,7 @@ enum HapticFileImport {
             return [HapticTrack.Point(time: start, value: defaultSharpness), HapticTrack.Point(time: end, value: defaultSharpness)]
         }
         let inside = envelope.filter { $0.time > start && $0.time < end }
-        return [HapticTrack.Point(time: start, value: HapticTrack.value(of: envelope, at: start))] + inside
-            + [HapticTrack.Point(time: end, value: HapticTrack.value(of: envelope, at: end))]
+        return [HapticTrack.Point(time: start, value: Polyline.value(of: envelope, at: start))] + inside
+            + [HapticTrack.Point(time: end, value: Polyline.value(of: envelope, at: end))]
     }
 }

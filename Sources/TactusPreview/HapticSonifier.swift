@@ -1,11 +1,10 @@
 import TactusCore
-import TactusAHAP
 
-/// Turns what Core Haptics would play into sound, block by block, so a designer can hear
-/// a pattern without a device.
+/// Turns what a track plays into sound, block by block, so a designer can hear haptics
+/// without a device.
 ///
-/// Everything comes from `PatternEvaluator`, never from the file's raw numbers, so controls,
-/// overlaps and clamping sound the way they feel:
+/// Everything comes from `HapticPlayback`, the track as its format's reader resolved it
+/// (AHAP's controls, `.haptic`'s square law), so what is heard is what is felt:
 /// - each transient is a short decaying tick at its exact sample: its level is the
 ///   intensity it plays at, its pitch and its decay follow its sharpness (dull → a low,
 ///   slower thump; sharp → a high, crisp click);
@@ -14,7 +13,7 @@ import TactusAHAP
 ///   evaluated sharpness. The overtones make the low carrier audible on laptop speakers;
 ///   they are normalised so the carrier's RMS depends on intensity alone.
 ///
-/// Output depends only on the pattern and the sample rate, not on block sizes: ticks are a
+/// Output depends only on the track and the sample rate, not on block sizes: ticks are a
 /// pure function of the sample index and the carrier's phase advances one sample at a time.
 final class HapticSonifier {
     /// Peak amplitude of a tick at intensity 1, and of the carrier at intensity 1. Together
@@ -44,7 +43,7 @@ final class HapticSonifier {
     }
 
     let sampleRate: Double
-    private let evaluator: PatternEvaluator
+    private let playback: HapticPlayback
     private let ticks: [Tick]
     private let longestTickFrames: Int
     /// Index of the first tick that may still ring at the current frame.
@@ -60,25 +59,20 @@ final class HapticSonifier {
     private var cellStart = (0.0, 0.0)
     private var cellEnd = (0.0, 0.0)
 
-    init(evaluator: PatternEvaluator, sampleRate: Double) {
-        self.evaluator = evaluator
+    init(playback: HapticPlayback, sampleRate: Double) {
+        self.playback = playback
         self.sampleRate = sampleRate
-        ticks = evaluator.transients.map { transient in
-            let sharpness = transient.effectiveSharpness(Self.sharpnessReading)
+        ticks = playback.transients.map { transient in
+            let sharpness = transient.sharpness
             let decay = Self.tickDullDecay + (Self.tickSharpDecay - Self.tickDullDecay) * sharpness
             let hz = Self.tickLowHz * pow(Self.tickHighHz / Self.tickLowHz, sharpness)
             return Tick(start: Int((transient.time * sampleRate).rounded()),
                         length: max(1, Int((decay * Self.tickLengthInDecays * sampleRate).rounded())),
-                        amplitude: Self.tickAmplitude * transient.effectiveIntensity,
+                        amplitude: Self.tickAmplitude * transient.intensity,
                         omega: 2 * .pi * hz / sampleRate, decayRate: 1 / (decay * sampleRate))
         }.sorted { $0.start < $1.start }
         longestTickFrames = ticks.map(\.length).max() ?? 0
     }
-
-    /// Which documented reading of `HapticSharpnessControl` the preview plays for transients:
-    /// the framework header's (it reaches every haptic event). Tactus's own files play the
-    /// same under both readings; another tool's file is heard the way the header describes.
-    static let sharpnessReading = PatternEvaluator.SharpnessReading.allHapticEvents
 
     /// Writes the next `buffer.count` samples.
     func render(into buffer: UnsafeMutableBufferPointer<Float>) {
@@ -125,7 +119,7 @@ final class HapticSonifier {
     /// Continuous (intensity, sharpness) at a grid point; silence holds sharpness at 0.
     private func controls(atCell cell: Int) -> (Double, Double) {
         let t = Double(cell) * Self.controlStep
-        return (evaluator.continuousIntensity(at: t), evaluator.continuousSharpness(at: t) ?? 0)
+        return (playback.continuousIntensity(at: t), playback.continuousSharpness(at: t) ?? 0)
     }
 
     private func addTicks(into buffer: UnsafeMutableBufferPointer<Float>, from first: Int) {

@@ -1,6 +1,6 @@
-import TactusAHAP
+import TactusCore
 
-/// What a pattern plays, reduced to what a plot can show: continuous intensity and
+/// What a track plays, reduced to what a plot can show: continuous intensity and
 /// sharpness per plot column, every transient as it plays, and the spans where continuous
 /// haptics run. This is the evaluation half of the plot; `PreviewPlot` only draws it.
 struct HapticTimeline: Equatable {
@@ -15,24 +15,18 @@ struct HapticTimeline: Equatable {
         var sharpness: Double?
     }
 
-    struct Transient: Equatable {
-        var time: Double
-        /// Intensity and sharpness it plays at (event value combined with the controls).
-        var intensity: Double
-        var sharpness: Double
-    }
-
     var duration: Double
     var columns: [Column]
-    var transients: [Transient]
-    /// `HapticContinuous` spans, merged where they touch or overlap, in time order.
+    /// Every transient as it plays.
+    var transients: [HapticTrack.Transient]
+    /// Spans where continuous haptics play, merged where they touch or overlap, in time order.
     var continuousSpans: [ClosedRange<Double>]
 
     /// Samples within one column are at most this far apart, up to `maxSamplesPerColumn`.
     static let sampleSpacing = 0.002
     static let maxSamplesPerColumn = 32
 
-    init(evaluator: PatternEvaluator, document: AHAPDocument, duration: Double, columns count: Int) {
+    init(playback: HapticPlayback, duration: Double, columns count: Int) {
         self.duration = duration
         let width = duration / Double(max(count, 1))
         let perColumn = min(Self.maxSamplesPerColumn, max(1, Int((width / Self.sampleSpacing).rounded(.up))))
@@ -42,40 +36,20 @@ struct HapticTimeline: Equatable {
             var sharpnessSum = 0.0, playing = 0
             for k in 0..<perColumn {
                 let t = start + (Double(k) + 0.5) * width / Double(perColumn)
-                guard let sharpness = evaluator.continuousSharpness(at: t) else { continue }
-                strongest = max(strongest ?? 0, evaluator.continuousIntensity(at: t))
+                guard let sharpness = playback.continuousSharpness(at: t) else { continue }
+                strongest = max(strongest ?? 0, playback.continuousIntensity(at: t))
                 sharpnessSum += sharpness
                 playing += 1
             }
             return Column(time: start + width / 2, intensity: strongest,
                           sharpness: playing > 0 ? sharpnessSum / Double(playing) : nil)
         }
-        transients = evaluator.transients.map {
-            Transient(time: $0.time, intensity: $0.effectiveIntensity,
-                      sharpness: $0.effectiveSharpness(HapticSonifier.sharpnessReading))
-        }
-        continuousSpans = Self.mergedSpans(of: document)
+        transients = playback.transients
+        continuousSpans = playback.continuousSpans
     }
 
-    /// Seconds during which at least one continuous haptic event plays.
+    /// Seconds during which continuous haptics play.
     var continuousSeconds: Double {
         continuousSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
-    }
-
-    private static func mergedSpans(of document: AHAPDocument) -> [ClosedRange<Double>] {
-        let spans = document.pattern.compactMap { element -> ClosedRange<Double>? in
-            guard case .event(let event) = element, event.type == .hapticContinuous,
-                  let duration = event.duration, duration > 0 else { return nil }
-            return event.time...(event.time + duration)
-        }.sorted { $0.lowerBound < $1.lowerBound }
-        var merged: [ClosedRange<Double>] = []
-        for span in spans {
-            if let last = merged.last, span.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
-            } else {
-                merged.append(span)
-            }
-        }
-        return merged
     }
 }

@@ -1,4 +1,3 @@
-import TactusAHAP
 import TactusCore
 
 /// Text and number formatting shared by the SVG and HTML writers, so that every page is

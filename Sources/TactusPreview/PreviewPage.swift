@@ -8,13 +8,11 @@ import TactusCore
 struct PreviewPage {
     let summary: PreviewSummary
     let svg: String
-    /// Where in the pattern the original sound starts (its `AudioCustom` event's `Time`).
-    let audioOffset: Double
 
     private var folder: URL { summary.page.deletingLastPathComponent() }
 
     func html() -> String {
-        let title = summary.ahap.lastPathComponent
+        let title = summary.file.lastPathComponent
         return PageStyle.head(title: "\(title) — Tactus haptics preview", extraCSS: Self.css) + """
 
         <body>
@@ -44,7 +42,7 @@ struct PreviewPage {
         let items: [(String, String)] = [
             (String(summary.transientCount), summary.transientCount == 1 ? "transient" : "transients"),
             (Markup.seconds(summary.continuousSeconds), "continuous haptics"),
-            (String(summary.controlPointCount), summary.controlPointCount == 1 ? "control point" : "control points"),
+            (String(summary.curvePointCount), summary.curvePointCount == 1 ? "curve point" : "curve points"),
             (Markup.seconds(summary.length), summary.originalAudio == nil ? "length of the haptics" : "length of the sound"),
             (summary.presetName ?? "unknown", "preset"),
         ]
@@ -57,21 +55,20 @@ struct PreviewPage {
     private func players() -> String {
         var cards: [String] = []
         if let original = summary.originalAudio {
-            cards.append(player("Sound", "the pattern's own audio", original, offset: audioOffset))
+            cards.append(player("Sound", "the file's own audio", original))
         }
-        cards.append(player("Haptics, as sound", "what the Taptic Engine would play", summary.hapticsAudio, offset: 0))
+        cards.append(player("Haptics, as sound", "what the Taptic Engine would play", summary.hapticsAudio))
         if let mix = summary.sideBySideAudio {
-            cards.append(player("Side by side", "sound in the left ear, haptics in the right", mix, offset: 0))
+            cards.append(player("Side by side", "sound in the left ear, haptics in the right", mix))
         }
         return cards.joined(separator: "\n")
     }
 
-    private func player(_ title: String, _ note: String, _ file: URL, offset: Double) -> String {
+    private func player(_ title: String, _ note: String, _ file: URL) -> String {
         let source = RelativePath.reference(to: file, from: folder)
         return """
         <div class="card"><h2>\(title)</h2><p class="muted">\(note)</p>\
-        <audio controls="controls" preload="metadata" src="\(Markup.escape(source))" \
-        data-offset="\(Markup.number(offset, decimals: 6))"></audio></div>
+        <audio controls="controls" preload="metadata" src="\(Markup.escape(source))"></audio></div>
         """
     }
 
@@ -106,7 +103,7 @@ struct PreviewPage {
     (function () {
       var svg = document.querySelector('svg.tp-plot');
       var head = document.getElementById('tp-playhead');
-      var players = Array.prototype.slice.call(document.querySelectorAll('audio[data-offset]'));
+      var players = Array.prototype.slice.call(document.querySelectorAll('audio'));
       if (!svg || !head || players.length === 0) { return; }
       var left = parseFloat(svg.getAttribute('data-plot-left'));
       var width = parseFloat(svg.getAttribute('data-plot-width'));
@@ -114,7 +111,7 @@ struct PreviewPage {
       var active = null;
       function place() {
         if (!active) { return; }
-        var t = active.currentTime + parseFloat(active.getAttribute('data-offset'));
+        var t = active.currentTime;
         var x = left + Math.max(0, Math.min(1, t / duration)) * width;
         head.setAttribute('x1', x);
         head.setAttribute('x2', x);
@@ -133,7 +130,7 @@ struct PreviewPage {
         var target = active || players[players.length - 1];
         var box = svg.getBoundingClientRect();
         var x = (event.clientX - box.left) * svg.viewBox.baseVal.width / box.width;
-        var t = (x - left) / width * duration - parseFloat(target.getAttribute('data-offset'));
+        var t = (x - left) / width * duration;
         target.currentTime = Math.max(0, t);
         active = target;
         place();

@@ -286,7 +286,7 @@ struct PreviewPlot {
     /// The transients worth a marker: one that would land on the same whole pixel, at the same
     /// height, size and colour as the one drawn before it adds nothing visible (dense patterns
     /// of thousands of events per second of plot).
-    private var visibleTransients: [HapticTimeline.Transient] {
+    private var visibleTransients: [HapticTrack.Transient] {
         var previous: (Int, Int, Int, String)?
         return content.timeline.transients.filter { transient in
             let key = (Int(x(transient.time).rounded()), Int(hapticY(transient.intensity).rounded()),

@@ -2,8 +2,8 @@ import TactusCore
 
 /// What one preview wrote and the numbers a designer checks first.
 public struct PreviewSummary: Equatable, Sendable {
-    /// The pattern previewed.
-    public var ahap: URL
+    /// The haptic file previewed.
+    public var file: URL
     /// Base name of every output (`<stem>.html`, `<stem>.svg`, …).
     public var stem: String
     /// `<stem>.html`: the page with plot, players and numbers.
@@ -14,21 +14,21 @@ public struct PreviewSummary: Equatable, Sendable {
     public var hapticsAudio: URL
     /// `<stem>.side-by-side.wav`: sound left, haptics right; nil without a playable sound.
     public var sideBySideAudio: URL?
-    /// The pattern's own sound (its `AudioCustom` file); nil when it has none or it cannot be read.
+    /// The file's own sound (AHAP's `AudioCustom` file); nil when it has none or it cannot be read.
     public var originalAudio: URL?
     /// The `Preset` entry of the file's Metadata, if any.
     public var presetName: String?
     /// Seconds covered by the preview's sounds and plot: the longer of the sound and the
     /// haptics, the last transient's tick included.
     public var duration: Double
-    /// The length the page states, in seconds: where the sound ends (its start in the pattern
-    /// plus its length) when the pattern has one, else where the last haptic event ends.
+    /// The length the page states, in seconds: the sound's when the file has one, else where
+    /// the last haptic ends.
     public var length: Double
     public var transientCount: Int
     /// Seconds during which continuous haptics play.
     public var continuousSeconds: Double
-    /// Control points over all `ParameterCurve`s.
-    public var controlPointCount: Int
+    /// Points of the played intensity and sharpness curves (`HapticPlayback.curvePointCount`).
+    public var curvePointCount: Int
     /// The validator's findings and anything the preview had to leave out, one line each.
     public var warnings: [String]
 }

@@ -85,7 +85,7 @@ struct TrackSampler {
         return instant
     }
 
-    /// `HapticTrack.value(of:at:)` with a cursor that only moves forwards: the index of the
+    /// `Polyline.value(of:at:)` with a cursor that only moves forwards: the index of the
     /// last point at or before `time`.
     private static func value(_ points: [HapticTrack.Point], at time: Double, cursor: inout Int) -> Double {
         guard !points.isEmpty else { return 0 }

@@ -54,7 +54,7 @@ struct Batch: ParsableCommand {
     @Option(help: ArgumentHelp("Skip files and folders matching this glob (repeatable; wins over --include).", valueName: "GLOB"))
     var exclude: [String] = []
 
-    @Flag(help: "Also write a preview (haptics as sound, plot, page) of each AHAP, and index.html, a gallery of them all, into the previews' folder (--preview-dir).")
+    @Flag(help: "Also write a preview (haptics as sound, plot, page) of each conversion (its first output in a format Tactus reads back), and index.html, a gallery of them all, into the previews' folder (--preview-dir).")
     var preview = false
 
     @Option(name: .customLong("preview-dir"), help: ArgumentHelp(

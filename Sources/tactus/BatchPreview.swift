@@ -1,10 +1,10 @@
 import Tactus
-import TactusAHAP
 import TactusCore
 import TactusPreview
 
-/// `tactus batch --preview`: a preview of every converted AHAP (the batch must write the AHAP
-/// format) and a gallery of them all, in a folder of their own inside the output folder
+/// `tactus batch --preview`: a preview of each conversion's first output in a readable format
+/// (the AHAP when the batch writes it first, else the `.haptic`, Android, rumble or rendered file)
+/// and a gallery of them all, in a folder of their own inside the output folder
 /// (`previewRoot`, mirroring the output tree), apart from the files an app bundles. It lives
 /// here because the batch runner (`Tactus`) and the previews (`TactusPreview`) do not depend on
 /// each other; the CLI joins them.
@@ -24,11 +24,16 @@ struct PreviewStep: BatchStep {
     }
 
     func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL] {
-        guard let ahap = result.output(AHAPFormat.id) else { return [] }
-        let summary = try PreviewRenderer.render(ahap: ahap, into: folder(of: ahap),
+        guard let (file, format) = Self.previewed(result.outputs.map(\.url)) else { return [] }
+        let summary = try PreviewRenderer.render(file: file, format: format, into: folder(of: file),
                                                  protectedPaths: [source.url.standardizedFileURL.path],
                                                  soundCheck: HarmonyCheck.check, log: log)
         return [summary.hapticsAudio, summary.sideBySideAudio, summary.plot, summary.page].compactMap { $0 }
+    }
+
+    /// The first of `outputs` whose format reads it back, with that format: the one previewed.
+    static func previewed(_ outputs: [URL]) -> (URL, any HapticReadableFormat)? {
+        outputs.lazy.compactMap { url in HapticFormats.reader(for: url).map { (url, $0) } }.first
     }
 
     /// Where the preview of the output `file` goes: its folder's place in the output tree,
@@ -54,12 +59,12 @@ enum BatchGallery {
             case .failed:
                 return GalleryRow(name: file.source, status: .failed(file.error.map { $0.reason } ?? "failed"))
             case .converted, .upToDate:
-                guard let ahap = file.outputs.first(where: { $0.hasSuffix("." + AHAPFormat.fileExtension) }) else {
+                guard let (url, format) = PreviewStep.previewed(file.outputs.map { step.outputRoot.appendingPathComponent($0) }) else {
                     return GalleryRow(name: file.source, status: .ok)
                 }
-                let url = step.outputRoot.appendingPathComponent(ahap)
                 do {
-                    let preview = try PreviewRenderer.summary(ahap: url, in: step.folder(of: url), soundCheck: HarmonyCheck.check)
+                    let preview = try PreviewRenderer.summary(file: url, format: format, in: step.folder(of: url),
+                                                              soundCheck: HarmonyCheck.check)
                     return GalleryRow(name: file.source, status: .ok, warnings: preview.warnings, preview: preview)
                 } catch {
                     return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: \(error)"])

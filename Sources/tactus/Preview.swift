@@ -1,6 +1,5 @@
 import ArgumentParser
 import Tactus
-import TactusAHAP
 import TactusCore
 import TactusPreview
 
@@ -17,9 +16,9 @@ struct Preview: ParsableCommand {
           <stem>.svg               waveform, intensity, sharpness, transients, preset
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
-        <stem>.ahap and paired audio are written too. An .ahap input (from any tool) is read as
-        it is; its AudioCustom sound is found relative to it. A .haptic (Meta, Lofelt) or
-        .android.json input is shown as the AHAP Tactus would translate it into (haptics only).
+        <stem>.ahap and paired audio are written too. A haptic file (from any tool) is read by its
+        format into what it plays, with no translation in between: .ahap (its AudioCustom sound
+        is found relative to it), .haptic (Meta, Lofelt), .android.json and .rumble.json.
         With a sound, the page lists the harmony check's findings (as validate --audio prints
         them) beside the validator's. Inputs are never modified.
 
@@ -37,10 +36,10 @@ struct Preview: ParsableCommand {
         let (converter, files) = try options.prepare(log: log)
         try files.forEach(flushing: log) { url in
             let directory = files.directory(for: url)
-            let reader = HapticFormats.reader(for: url)
-            let pattern = reader != nil ? url
+            let file = HapticFormats.reader(for: url) != nil ? url
                 : try converter.convert(url, to: directory, stem: files.stems[url], protectedPaths: files.protectedPaths).outputs[0].url
-            let summary = try PreviewRenderer.render(ahap: pattern, format: reader ?? AHAPFormat(), into: directory,
+            // The file's format reads it: a converted sound's AHAP has a reader too.
+            let summary = try PreviewRenderer.render(file: file, format: HapticFormats.reader(for: file)!, into: directory,
                                                      stem: files.stems[url], protectedPaths: files.protectedPaths,
                                                      soundCheck: HarmonyCheck.check, log: log)
             if !options.quiet { print(Self.line(for: url, summary)) }
@@ -51,6 +50,6 @@ struct Preview: ParsableCommand {
         let findings = summary.warnings.isEmpty ? "" : ", \(counted(summary.warnings.count, "finding")): see the page"
         return "\(input.path) → \(summary.page.path)  (\(counted(summary.transientCount, "transient")), "
             + String(printf: "%.2f", summary.continuousSeconds) + " s continuous, "
-            + "\(counted(summary.controlPointCount, "control point")), preset \(summary.presetName ?? "unknown")\(findings))"
+            + "\(counted(summary.curvePointCount, "curve point")), preset \(summary.presetName ?? "unknown")\(findings))"
     }
 }

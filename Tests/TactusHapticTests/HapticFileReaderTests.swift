@@ -31,8 +31,8 @@ final class HapticFileReaderTests: XCTestCase {
         XCTAssertEqual(track.regions.count, 1)
         XCTAssertEqual(track.regions[0].start, 0)
         XCTAssertEqual(track.regions[0].end, 1)
-        XCTAssertEqual(HapticTrack.value(of: track.regions[0].intensity, at: 0.5), 0.5, accuracy: 1e-12, "√0.25")
-        XCTAssertEqual(HapticTrack.value(of: track.regions[0].sharpness, at: 0.5), 0.4, accuracy: 1e-12, "frequency interpolated")
+        XCTAssertEqual(Polyline.value(of: track.regions[0].intensity, at: 0.5), 0.5, accuracy: 1e-12, "√0.25")
+        XCTAssertEqual(Polyline.value(of: track.regions[0].sharpness, at: 0.5), 0.4, accuracy: 1e-12, "frequency interpolated")
     }
 
     func testEveryRuleOfTheReadersIsAnErrorAtItsPlace() {
@@ -85,7 +85,7 @@ final class HapticFileReaderTests: XCTestCase {
         XCTAssertEqual(imported.metadata.map(\.value), ["a", "x, y"])
         XCTAssertEqual(imported.track.regions.count, 1)
         XCTAssertEqual(imported.track.regions[0].start, 0.2, "the region starts where the envelope leaves 0")
-        XCTAssertEqual(HapticTrack.value(of: imported.track.regions[0].sharpness, at: 0.5), HapticFileImport.defaultSharpness)
+        XCTAssertEqual(Polyline.value(of: imported.track.regions[0].sharpness, at: 0.5), HapticFileImport.defaultSharpness)
     }
 
     /// Meta's reader takes a missing `minor` or `patch` as 0; its own test files have only `major`.
@@ -112,7 +112,7 @@ final class HapticFileReaderTests: XCTestCase {
         for step in 0...2000 {
             let t = Double(step) / 1000
             let played = (t <= 1 ? t : 1 + (0.04 - 1) * (t - 1)).squareRoot()
-            worst = max(worst, abs(HapticTrack.value(of: region.intensity, at: t) - played))
+            worst = max(worst, abs(Polyline.value(of: region.intensity, at: t) - played))
         }
         XCTAssertLessThanOrEqual(worst, SquareLaw.tolerance + 1e-9)
         XCTAssertGreaterThan(region.intensity.count, 3, "points were added where √ bends the ramp")
@@ -149,8 +149,8 @@ final class HapticFileReaderTests: XCTestCase {
                 let t = start + (end - start) * Double(step) / 400
                 if transients.contains(where: { abs($0.time - t) < 0.002 }) { continue }
                 if min(abs(t - start), abs(t - end)) < 2e-5 { continue }  // the region's edges, rounded to 10 µs
-                let designed = HapticTrack.value(of: region.intensity, at: t)
-                let read = back.regions.first { $0.start <= t && t <= $0.end }.map { HapticTrack.value(of: $0.intensity, at: t) } ?? 0
+                let designed = Polyline.value(of: region.intensity, at: t)
+                let read = back.regions.first { $0.start <= t && t <= $0.end }.map { Polyline.value(of: $0.intensity, at: t) } ?? 0
                 XCTAssertEqual(designed, read, accuracy: 0.015, "t = \(t)")
             }
         }

@@ -36,7 +36,7 @@ final class ExternalPatternTests: XCTestCase {
             let findings = HapticFileFormat().validate(try Data(contentsOf: file), baseDirectory: nil)
             XCTAssertEqual(findings.filter { $0.severity == .error }, [], file.lastPathComponent)
             if !findings.isEmpty { warned += 1 }
-            let summary = try PreviewRenderer.render(ahap: file, format: HapticFileFormat(), into: out, log: CommittedFiles())
+            let summary = try PreviewRenderer.render(file: file, format: HapticFileFormat(), into: out, log: CommittedFiles())
             XCTAssertTrue(FileManager.default.fileExists(atPath: summary.page.path), file.lastPathComponent)
         }
         XCTAssertEqual(warned, 23, "the files whose frequency envelope outlasts the amplitude one")
@@ -58,7 +58,7 @@ final class ExternalPatternTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("external-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         for ahap in try patterns() {
-            let summary = try PreviewRenderer.render(ahap: ahap, into: out, log: CommittedFiles())
+            let summary = try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: out, log: CommittedFiles())
             XCTAssertTrue(FileManager.default.fileExists(atPath: summary.page.path), ahap.lastPathComponent)
             let page = try String(contentsOf: summary.page, encoding: .utf8)
             XCTAssertFalse(page.contains("<script src"), "self-contained")

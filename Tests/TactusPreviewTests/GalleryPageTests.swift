@@ -2,6 +2,7 @@ import Foundation
 import TactusTestSupport
 @testable import TactusPreview
 import XCTest
+import TactusAHAP
 import TactusCore
 
 final class GalleryPageTests: XCTestCase {
@@ -24,9 +25,9 @@ final class GalleryPageTests: XCTestCase {
                                                named: "Hum", in: folder)
         let rows = [
             GalleryRow(name: "ui/tap.wav", status: .ok, warnings: ["one", "two"],
-                       preview: try PreviewRenderer.render(ahap: tap, into: sub, log: CommittedFiles())),
+                       preview: try PreviewRenderer.render(file: tap, format: AHAPFormat(), into: sub, log: CommittedFiles())),
             GalleryRow(name: "broken.ogg", status: .failed("is not audio libsndfile can read")),
-            GalleryRow(name: "Hum.wav", status: .ok, preview: try PreviewRenderer.render(ahap: hum, into: folder, log: CommittedFiles())),
+            GalleryRow(name: "Hum.wav", status: .ok, preview: try PreviewRenderer.render(file: hum, format: AHAPFormat(), into: folder, log: CommittedFiles())),
         ]
         let index = folder.appendingPathComponent("index.html")
         try GalleryPage.write(rows: rows, to: index, log: CommittedFiles())

@@ -11,15 +11,15 @@ import TactusCore
 final class PlotAndPageTests: XCTestCase {
     private var folder: URL!
     private var summary: PreviewSummary!
-    private var evaluator: PatternEvaluator!
+    private var evaluator: HapticPlayback!
 
     override func setUpWithError() throws {
         folder = AudioFixture.temporaryDirectory(name)
         let source = Corpus.root.appendingPathComponent("multi/door_open_close.wav")
         let preset = try PresetLibrary.standard().resolve("default")
         let result = try Converter(preset: preset, log: CommittedFiles()).convert(source, to: folder)
-        summary = try PreviewRenderer.render(ahap: result.output(AHAPFormat.id)!, into: folder, log: CommittedFiles())
-        evaluator = PatternEvaluator(try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!)))
+        summary = try PreviewRenderer.render(file: result.output(AHAPFormat.id)!, format: AHAPFormat(), into: folder, log: CommittedFiles())
+        evaluator = playbackOf(try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!)))
     }
 
     override func tearDownWithError() throws {
@@ -39,9 +39,9 @@ final class PlotAndPageTests: XCTestCase {
             let x = try XCTUnwrap(Double(marker.attributes["cx"] ?? ""))
             XCTAssertEqual(x, layout.left + transient.time / summary.duration * layout.plotWidth, accuracy: 0.06)
             let radius = try XCTUnwrap(Double(marker.attributes["r"] ?? ""))
-            XCTAssertEqual(radius, 3 + 6 * transient.effectiveIntensity, accuracy: 0.06, "sized by intensity")
+            XCTAssertEqual(radius, 3 + 6 * transient.intensity, accuracy: 0.06, "sized by intensity")
             XCTAssertEqual(marker.attributes["fill"],
-                           PlotStyle.sharpnessColour(transient.effectiveSharpness(.allHapticEvents)), "coloured by sharpness")
+                           PlotStyle.sharpnessColour(transient.sharpness), "coloured by sharpness")
         }
         XCTAssertEqual(svg.all("path", class: "tp-intensity").count, 1)
         XCTAssertEqual(svg.all("path", class: "tp-sharpness").count, 1)
@@ -74,13 +74,13 @@ final class PlotAndPageTests: XCTestCase {
         let numbers = page.all("li").map(\.text)
         XCTAssertTrue(numbers.contains("\(evaluator.transients.count)transients"), "\(numbers)")
         XCTAssertTrue(numbers.contains("defaultpreset"), "\(numbers)")
-        XCTAssertTrue(numbers.contains("\(summary.controlPointCount)control points"), "\(numbers)")
+        XCTAssertTrue(numbers.contains("\(summary.curvePointCount)curve points"), "\(numbers)")
     }
 
     /// Same input, same bytes: every output of a second run into another folder is identical.
     func testOutputsAreByteIdenticalAcrossRuns() throws {
         let again = folder.appendingPathComponent("again", isDirectory: true)
-        let second = try PreviewRenderer.render(ahap: summary.ahap, into: again, log: CommittedFiles())
+        let second = try PreviewRenderer.render(file: summary.file, format: AHAPFormat(), into: again, log: CommittedFiles())
         let pairs = [(summary.hapticsAudio, second.hapticsAudio), (summary.plot, second.plot),
                      (summary.sideBySideAudio!, second.sideBySideAudio!)]
         for (first, repeated) in pairs {

@@ -40,7 +40,7 @@ final class PreviewCommandTests: XCTestCase {
         let run = try CLIRunner.run(["preview", text.path, "-o", folder.path])
         XCTAssertEqual(run.status, 1, "\(run)")
         XCTAssertEqual(run.stderrLines.count, 1, "\(run)")
-        XCTAssertTrue(run.stderrLines.first?.hasPrefix("tactus: \(text.path): is not an AHAP file") ?? false, "\(run)")
+        XCTAssertTrue(run.stderrLines.first?.hasPrefix("tactus: \(text.path): is not a valid ahap file") ?? false, "\(run)")
         XCTAssertEqual(try PreviewFixtures.names(in: folder), ["readme.ahap"])
     }
 }

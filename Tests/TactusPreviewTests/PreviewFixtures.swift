@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import TactusAHAP
 import TactusAudio
+import TactusCore
 import XCTest
 
 /// Patterns, files and readers shared by the preview tests.
@@ -128,4 +129,10 @@ func assertSamplesEqual(_ actual: [Float], _ expected: [Float], _ message: Strin
 func isLocalRelative(_ reference: String) -> Bool {
     guard !reference.hasPrefix("#") else { return true }
     return !reference.contains(":") && !reference.hasPrefix("/") && !reference.isEmpty
+}
+
+/// What `document` plays, through the neutral model the preview evaluates (`AHAPImport`
+/// resolves the controls, `HapticPlayback` plays the track).
+func playbackOf(_ document: AHAPDocument) -> HapticPlayback {
+    HapticPlayback(AHAPImport.imported(from: document).track)
 }

@@ -16,19 +16,19 @@ final class PreviewRendererTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Left: the pattern's sound, starting at its AudioCustom event's Time; right: exactly
-    /// the sonified haptics. Both at the sound's sample rate, sample-aligned.
-    func testSideBySideHasTheSoundLeftAtItsOffsetAndTheHapticsRight() throws {
+    /// Left: the file's sound (the AudioCustom event at 0 s, what the track pairs); right:
+    /// exactly the sonified haptics. Both at the sound's sample rate, sample-aligned.
+    func testSideBySideHasTheSoundLeftAndTheHapticsRight() throws {
         let rate = 22_050.0
         let sound = Signals.clicks(at: [0.1, 0.4], seconds: 0.6, sampleRate: rate)
         try AudioFixture.write(sound, to: folder.appendingPathComponent("hit.wav"), sampleRate: Int(rate), channels: 2)
         let ahap = try PreviewFixtures.writeAHAP([
-            PreviewFixtures.audio("hit.wav", at: 0.25),
+            PreviewFixtures.audio("hit.wav", at: 0),
             PreviewFixtures.transient(0.35, intensity: 1, sharpness: 0.5),
             PreviewFixtures.continuous(0.4, duration: 0.3, intensity: 0.6, sharpness: 0.2),
         ], named: "hit", in: folder)
         let out = folder.appendingPathComponent("out", isDirectory: true)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: out, log: CommittedFiles())
+        let summary = try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: out, log: CommittedFiles())
 
         let (mix, mixFormat) = try PreviewFixtures.readAudio(try XCTUnwrap(summary.sideBySideAudio))
         let (haptics, hapticsFormat) = try PreviewFixtures.readAudio(summary.hapticsAudio)
@@ -38,15 +38,15 @@ final class PreviewRendererTests: XCTestCase {
         XCTAssertEqual(mixFormat.channels, 2)
         let frames = mix.count / 2
         XCTAssertEqual(frames, haptics.count)
-        XCTAssertEqual(Double(frames) / rate, 0.25 + 0.6, accuracy: 1 / rate, "as long as the offset sound")
+        XCTAssertEqual(Double(frames) / rate, 0.7 + HapticSonifier.longestTick, accuracy: 1 / rate, "as long as the haptics")
         XCTAssertEqual(summary.duration, Double(frames) / rate, accuracy: 1e-9)
 
-        let offset = Int((0.25 * rate).rounded())
+        let offset = 0
         let left = (0..<frames).map { mix[2 * $0] }, right = (0..<frames).map { mix[2 * $0 + 1] }
         assertSamplesEqual(right, haptics, "right channel is the sonified haptics")
-        XCTAssertTrue(left[..<offset].allSatisfy { $0 == 0 }, "silence until the AudioCustom event's Time")
         let mono = stride(from: 0, to: original.count, by: 2).map { original[$0] }
-        assertSamplesEqual(Array(left[offset...]), mono, "then the sound, sample for sample")
+        assertSamplesEqual(Array(left[offset..<mono.count]), mono, "the sound, sample for sample")
+        XCTAssertTrue(left[mono.count...].allSatisfy { $0 == 0 }, "then silence while the haptics end")
         XCTAssertEqual(summary.originalAudio?.lastPathComponent, "hit.wav")
     }
 
@@ -54,13 +54,13 @@ final class PreviewRendererTests: XCTestCase {
         let bogus = folder.appendingPathComponent("notes.ahap")
         try Data("{\"Pattern\": 3}".utf8).write(to: bogus)
         let out = folder.appendingPathComponent("out", isDirectory: true)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: bogus, into: out, log: CommittedFiles())) { error in
+        XCTAssertThrowsError(try PreviewRenderer.render(file: bogus, format: AHAPFormat(), into: out, log: CommittedFiles())) { error in
             let message = "\(error)"
-            XCTAssertTrue(message.hasPrefix(bogus.path + ": is not an AHAP file"), message)
+            XCTAssertTrue(message.hasPrefix(bogus.path + ": is not a valid ahap file"), message)
             XCTAssertFalse(message.contains("\n"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: folder.appendingPathComponent("missing.ahap"), into: out, log: CommittedFiles())) {
+        XCTAssertThrowsError(try PreviewRenderer.render(file: folder.appendingPathComponent("missing.ahap"), format: AHAPFormat(), into: out, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".hasSuffix("missing.ahap: no such file (check the path)"), "\($0)")
         }
     }
@@ -72,7 +72,7 @@ final class PreviewRendererTests: XCTestCase {
         let soundURL = try AudioFixture.write(sound, to: folder.appendingPathComponent("x.haptics.wav"), sampleRate: 16_000)
         let before = try Data(contentsOf: soundURL)
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.audio("x.haptics.wav")], named: "x", in: folder)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())) {
+        XCTAssertThrowsError(try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: folder, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".contains("would overwrite an input"), "\($0)")
         }
         XCTAssertEqual(try Data(contentsOf: soundURL), before)
@@ -84,7 +84,7 @@ final class PreviewRendererTests: XCTestCase {
         let ahap = try PreviewFixtures.writeAHAP([
             PreviewFixtures.audio("gone.wav"), PreviewFixtures.transient(0.2, intensity: 1, sharpness: 1),
         ], named: "lost", in: folder, preset: nil)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())
+        let summary = try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: folder, log: CommittedFiles())
         XCTAssertNil(summary.originalAudio)
         XCTAssertNil(summary.sideBySideAudio)
         XCTAssertNil(summary.presetName)
@@ -100,7 +100,7 @@ final class PreviewRendererTests: XCTestCase {
     func testAbsurdlyLongPatternIsRefused() throws {
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.transient(1e7, intensity: 1, sharpness: 1)],
                                                 named: "far", in: folder)
-        XCTAssertThrowsError(try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())) {
+        XCTAssertThrowsError(try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: folder, log: CommittedFiles())) {
             XCTAssertTrue("\($0)".contains("haptics run past 3600 s"), "\($0)")
         }
         XCTAssertEqual(try PreviewFixtures.names(in: folder), ["far.ahap"])

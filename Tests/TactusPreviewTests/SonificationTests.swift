@@ -20,7 +20,7 @@ final class SonificationTests: XCTestCase {
     func testSingleTransientIsOneTickAtItsSampleAndSilenceElsewhere() throws {
         let ahap = try PreviewFixtures.writeAHAP([PreviewFixtures.transient(0.5, intensity: 0.8, sharpness: 0.6)],
                                                 named: "tick", in: folder)
-        let summary = try PreviewRenderer.render(ahap: ahap, into: folder, log: CommittedFiles())
+        let summary = try PreviewRenderer.render(file: ahap, format: AHAPFormat(), into: folder, log: CommittedFiles())
         let (samples, format) = try PreviewFixtures.readAudio(summary.hapticsAudio)
         XCTAssertEqual(format.sampleRate, PreviewRenderer.defaultSampleRate)
         XCTAssertEqual(format.channels, 1)
@@ -55,9 +55,9 @@ final class SonificationTests: XCTestCase {
                 .init(time: 0, value: 0.2), .init(time: 0.4, value: 1), .init(time: 0.9, value: 0.4),
             ])),
         ])
-        let evaluator = PatternEvaluator(document)
+        let evaluator = playbackOf(document)
         let rate = 48_000.0
-        let samples = render(HapticSonifier(evaluator: evaluator, sampleRate: rate), frames: Int(1.3 * rate))
+        let samples = render(HapticSonifier(playback: evaluator, sampleRate: rate), frames: Int(1.3 * rate))
         let window = Int(0.05 * rate)
         var errors: [Double] = []
         for start in stride(from: Int(0.12 * rate), through: Int(1.04 * rate), by: window / 2) {
@@ -76,10 +76,10 @@ final class SonificationTests: XCTestCase {
     /// The carrier rises in pitch with sharpness, within the Taptic Engine's 80–300 Hz.
     func testCarrierPitchFollowsSharpnessWithinTapticRange() {
         for (sharpness, hz) in [(0.0, 80.0), (1.0, 300.0)] {
-            let evaluator = PatternEvaluator(AHAPDocument(pattern: [
+            let evaluator = playbackOf(AHAPDocument(pattern: [
                 PreviewFixtures.continuous(0, duration: 1, intensity: 1, sharpness: sharpness),
             ]))
-            let samples = render(HapticSonifier(evaluator: evaluator, sampleRate: 48_000), frames: 48_000)
+            let samples = render(HapticSonifier(playback: evaluator, sampleRate: 48_000), frames: 48_000)
             // The strongest component between 40 and 400 Hz is the fundamental (overtones are
             // weaker): found on a 5 Hz grid, then refined to 0.5 Hz.
             let segment = Array(samples[4_800..<9_600])
@@ -92,13 +92,13 @@ final class SonificationTests: XCTestCase {
 
     /// Same pattern, same bytes, whatever the block sizes the audio is rendered in.
     func testRenderingDoesNotDependOnBlockSize() {
-        let evaluator = PatternEvaluator(AHAPDocument(pattern: [
+        let evaluator = playbackOf(AHAPDocument(pattern: [
             PreviewFixtures.continuous(0.05, duration: 0.3, intensity: 0.7, sharpness: 0.8),
             PreviewFixtures.transient(0.1, intensity: 1, sharpness: 0.2),
             PreviewFixtures.transient(0.2003, intensity: 0.5, sharpness: 0.9),
         ]))
-        let whole = render(HapticSonifier(evaluator: evaluator, sampleRate: 44_100), frames: 20_000)
-        let sonifier = HapticSonifier(evaluator: evaluator, sampleRate: 44_100)
+        let whole = render(HapticSonifier(playback: evaluator, sampleRate: 44_100), frames: 20_000)
+        let sonifier = HapticSonifier(playback: evaluator, sampleRate: 44_100)
         var pieces: [Float] = []
         for size in [1, 7, 4096, 333, 15_563] { pieces += render(sonifier, frames: size) }
         XCTAssertEqual(pieces, whole)
@@ -113,10 +113,10 @@ final class SonificationTests: XCTestCase {
     }
 
     private func tick(intensity: Double, sharpness: Double) throws -> [Float] {
-        let evaluator = PatternEvaluator(AHAPDocument(pattern: [
+        let evaluator = playbackOf(AHAPDocument(pattern: [
             PreviewFixtures.transient(0.01, intensity: intensity, sharpness: sharpness),
         ]))
-        return render(HapticSonifier(evaluator: evaluator, sampleRate: 48_000), frames: 4_800)
+        return render(HapticSonifier(playback: evaluator, sampleRate: 48_000), frames: 4_800)
     }
 
     private func peak(_ samples: [Float]) -> Double { Double(samples.map { abs($0) }.max() ?? 0) }

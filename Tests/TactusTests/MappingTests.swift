@@ -29,10 +29,10 @@ final class MappingTests: XCTestCase {
         let played = reference.loudness.indices.map { evaluator.continuousIntensity(at: (Double($0) + 0.5) * 0.01) }
         let r = try XCTUnwrap(Statistics.pearson(played, reference.loudness))
         XCTAssertGreaterThan(r, 0.95)
-        let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.output(AHAPFormat.id)!), baseDirectory: dir.appendingPathComponent("out"),
-                                            reference: reference, sound: SoundActivity.measure(dir.appendingPathComponent("swell.wav")),
-                                            track: result.track)
-        XCTAssertLessThan(fidelity.controlPointsPerSecond, 40)
+        let fidelity = try Fidelity.measure(file: result.output(AHAPFormat.id)!, format: AHAPFormat(),
+                                            reference: reference, sound: SoundActivity.measure(dir.appendingPathComponent("swell.wav")))
+        XCTAssertGreaterThan(try XCTUnwrap(fidelity.intensityCorrelation), 0.95)
+        XCTAssertLessThan(Double(try Self.controlPoints(result.output(AHAPFormat.id)!)) / reference.duration, 40)
         XCTAssertEqual(fidelity.validatorErrors, 0)
     }
 

@@ -133,19 +133,19 @@ final class PresetTests: XCTestCase {
                                            to: dir.appendingPathComponent("c.wav"), sampleRate: 44100)
         let result = try Converter(preset: preset, log: CommittedFiles()).convert(audio, to: dir.appendingPathComponent("out"))
         let library = PresetLibrary(directories: [dir, presetsFolder])
-        let again = try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)
+        let again = try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, file: result.output(AHAPFormat.id)!)
         XCTAssertEqual(again.hash, preset.hash)
         XCTAssertEqual(again.parameters("mapping.intensity").number(IntensitySettings.gamma), 0.7)
         try write("mine.json", #"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 6}}"#)
-        XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, ahap: result.output(AHAPFormat.id)!)) {
-            XCTAssertTrue("\($0)".contains("has changed since this AHAP was made"), "\($0)")
+        XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, file: result.output(AHAPFormat.id)!)) {
+            XCTAssertTrue("\($0)".contains("has changed since this file was made"), "\($0)")
         }
         // Overrides recorded in the file that no longer resolve are the file's, not a --set.
         let ahap = result.output(AHAPFormat.id)!
         let edited = try String(contentsOf: ahap, encoding: .utf8)
             .replacingOccurrences(of: #""ToolVersion""#, with: #""PresetOverrides": "peaks.delta=-3", "ToolVersion""#)
         try Data(edited.utf8).write(to: ahap)
-        XCTAssertThrowsError(try PresetProvenance.read(from: ahap).resolve(in: library, ahap: ahap)) {
+        XCTAssertThrowsError(try PresetProvenance.read(from: ahap).resolve(in: library, file: ahap)) {
             XCTAssertEqual("\($0)", "\(ahap.path): records preset \"mine\", which does not resolve: PresetOverrides: "
                                + "peaks.delta = -3 is outside 0…100 (choose a preset with --preset)")
         }

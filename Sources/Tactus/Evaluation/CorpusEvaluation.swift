@@ -9,13 +9,17 @@ public struct CorpusEvaluation {
         public var truth: GroundTruth
         public var detected: [Double]
         public var fidelity: Fidelity
+        /// AHAP control points written per second of audio (the cost of AHAP's encoding, the
+        /// format evaluated).
+        public var controlPointsPerSecond: Double
     }
 
     public var files: [FileResult] = []
     /// The annotated sounds that did not convert, each naming its file and the reason.
     public var failures: [Error] = []
 
-    /// Converts every annotated file with `preset` into a scratch folder and measures it; a
+    /// Converts every annotated file with `preset` into an AHAP in a scratch folder and measures
+    /// what it plays (`Fidelity`) and what it costs (its control points); a
     /// file that fails is recorded in `failures` and the rest are still scored.
     public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) -> CorpusEvaluation {
         let scratch = FileManager.default.temporaryDirectory
@@ -28,11 +32,14 @@ public struct CorpusEvaluation {
             let dir = scratch.appendingPathComponent("\(i)", isDirectory: true)
             do {
                 let result = try converter.convert(truth.audio, to: dir)
-                let fidelity = try Fidelity.measure(ahap: Data(contentsOf: result.outputs[0].url), baseDirectory: dir,
-                                                    reference: ReferenceEnvelope.measure(truth.audio),
-                                                    sound: SoundActivity.measure(truth.audio), track: result.track)
+                let ahap = result.outputs[0].url
+                let reference = try ReferenceEnvelope.measure(truth.audio)
+                let fidelity = try Fidelity.measure(file: ahap, format: AHAPFormat(), reference: reference,
+                                                    sound: SoundActivity.measure(truth.audio))
+                let controlPoints = try AHAPDecoder().decode(Data(contentsOf: ahap)).controlPointCount
                 evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
-                                                   fidelity: fidelity))
+                                                   fidelity: fidelity,
+                                                   controlPointsPerSecond: Double(controlPoints) / max(reference.duration, 1e-3)))
             } catch {
                 evaluation.failures.append(error)
             }
@@ -79,9 +86,9 @@ public struct CorpusEvaluation {
                      + String(printf: "%.3f", sharpness.value) + "; pooled over \(counted(pairs.count, "frame")): "
                      + String(printf: "%.3f", pooled))
         lines.append(String(printf: "control points per second: %.1f   AHAP bytes per second: %.0f",
-                            mean { $0.controlPointsPerSecond }.value, mean { $0.bytesPerSecond }.value))
-        lines.append("scaled transients: \(files.map(\.fidelity.scaledTransients).reduce(0, +))   "
-                     + "validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
+                            files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count),
+                            mean { $0.bytesPerSecond }.value))
+        lines.append("validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
                      + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))   "
                      + "harmony warnings: \(files.map(\.fidelity.harmonyWarnings).reduce(0, +))")
         return lines.joined(separator: "\n") + "\n"

@@ -95,7 +95,7 @@ public enum HarmonyCheck {
         var previous: HapticTrack.ContinuousRegion?
         for region in track.regions {
             let points = HapticTrack.clipped(region.intensity, from: region.start, to: region.end)
-            let continues = previous.map { $0.end == region.start && HapticTrack.value(of: $0.intensity, before: $0.end) > 0 } ?? false
+            let continues = previous.map { $0.end == region.start && Polyline.value(of: $0.intensity, before: $0.end) > 0 } ?? false
             if let first = points.first, first.value > 0, !continues { onsets.append(region.start) }
             for (a, b) in zip(points, points.dropFirst()) where a.value <= 0 && b.value > 0 && a.time < region.end {
                 onsets.append(a.time)

@@ -1,0 +1,52 @@
+/// A piecewise-linear function of time through sorted knots, holding its first value
+/// before the first knot and its last value after the last.
+///
+/// The one implementation of "linear between points, flat outside": the track's curves
+/// (`HapticTrack.ContinuousRegion`), the writers that lay them out in a format, AHAP's
+/// control curves (`PatternEvaluator`) and what a track plays (`HapticPlayback`) all evaluate
+/// through it, so what is written is what is evaluated.
+public struct Polyline: Equatable, Sendable {
+    /// A knot is a track's curve point: seconds and a value.
+    public typealias Knot = HapticTrack.Point
+
+    /// Knots with non-decreasing times. Two knots at one time make a step; the later wins
+    /// from that instant on.
+    public private(set) var knots: [Knot]
+
+    /// Knots in order; a time earlier than its predecessor's is moved up to it, so even a
+    /// malformed curve from another tool evaluates to finite values.
+    public init(_ knots: [Knot]) {
+        var latest = -Double.infinity
+        self.knots = knots.map { knot in
+            latest = max(latest, knot.time)
+            return Knot(time: latest, value: knot.value)
+        }
+    }
+
+    public var isEmpty: Bool { knots.isEmpty }
+
+    /// The value at `t` (0 for an empty polyline).
+    public func value(at t: Double) -> Double { Self.value(of: knots, at: t) }
+
+    /// The value the curve approaches just before `t`: `value(at:)`, except at a step, where
+    /// it is the value stepped from.
+    public func value(before t: Double) -> Double { Self.value(of: knots, before: t) }
+
+    /// The value at `t` of the curve through `knots` (sorted by time; two knots at one time make
+    /// a step, the later one holding from that instant): the first value before the first knot,
+    /// the last after the last, 0 without knots.
+    public static func value(of knots: [Knot], at t: Double) -> Double {
+        // Index of the first knot strictly after t.
+        let after = knots.partitioningIndex { $0.time > t }
+        if after == 0 { return knots.first?.value ?? 0 }
+        if after == knots.count { return knots[after - 1].value }
+        let a = knots[after - 1], b = knots[after]
+        return a.value + (b.value - a.value) * ((t - a.time) / (b.time - a.time))
+    }
+
+    /// `value(of:at:)` just before `t`: at a step, the value stepped from.
+    public static func value(of knots: [Knot], before t: Double) -> Double {
+        let first = knots.partitioningIndex { $0.time >= t }
+        return first < knots.count && knots[first].time == t ? knots[first].value : value(of: knots, at: t)
+    }
+}
