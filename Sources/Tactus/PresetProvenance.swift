@@ -1,5 +1,6 @@
 import TactusAHAP
 import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// Which tool and preset made an AHAP, recorded in its `Metadata` so an output can be

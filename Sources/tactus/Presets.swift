@@ -1,6 +1,7 @@
 import TactusCore
 import ArgumentParser
 import TactusMapping
+import TactusPresets
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusCore
 import TactusMapping
+import TactusPresets
 
 enum TactusCLIVersion {
     static var text: String { TactusVersion.current }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTune
 
 struct Tune: ParsableCommand {
