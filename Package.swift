@@ -75,7 +75,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview", "TactusTune",
+            "Tactus", "TactusCore", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusTune",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,7 +1,6 @@
 import TactusAHAP
 import TactusAnalysis
 import TactusAudio
-import TactusMapping
 import TactusPresets
 import TactusCore
 

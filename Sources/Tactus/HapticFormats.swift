@@ -1,7 +1,6 @@
 import TactusAHAP
 import TactusAndroid
 import TactusCore
-import TactusMapping
 import TactusPresets
 import TactusHaptic
 

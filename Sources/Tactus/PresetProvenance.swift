@@ -1,5 +1,4 @@
 import TactusAHAP
-import TactusMapping
 import TactusPresets
 import TactusCore
 

@@ -1,6 +1,5 @@
 import TactusAnalysis
 import TactusCore
-import TactusMapping
 import TactusPresets
 
 /// Every preset parameter as the page draws its knobs: the sections of `PresetSections` in

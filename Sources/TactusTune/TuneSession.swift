@@ -1,7 +1,6 @@
 import Tactus
 import TactusAudio
 import TactusCore
-import TactusMapping
 import TactusPresets
 import TactusPreview
 

@@ -1,6 +1,5 @@
 import TactusAnalysis
 import TactusCore
-import TactusMapping
 import TactusPresets
 
 /// The preset a run starts from: tuned settings extend it, and saving writes a preset that

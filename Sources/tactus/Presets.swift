@@ -1,6 +1,5 @@
 import TactusCore
 import ArgumentParser
-import TactusMapping
 import TactusPresets
 
 struct Presets: ParsableCommand {

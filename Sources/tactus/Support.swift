@@ -2,7 +2,6 @@ import ArgumentParser
 import Tactus
 import TactusAHAP
 import TactusCore
-import TactusMapping
 import TactusPresets
 
 enum TactusCLIVersion {

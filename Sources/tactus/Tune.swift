@@ -1,6 +1,5 @@
 import ArgumentParser
 import TactusCore
-import TactusMapping
 import TactusPresets
 import TactusTune
 

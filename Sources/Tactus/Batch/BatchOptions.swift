@@ -1,6 +1,5 @@
 import TactusAHAP
 import TactusCore
-import TactusMapping
 import TactusPresets
 
 /// Everything a `tactus batch` run is asked to do.

@@ -1,4 +1,3 @@
-import TactusMapping
 import TactusPresets
 import TactusCore
 
