@@ -60,31 +60,34 @@ let package = Package(
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
         // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
         .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
-        // Presets and the mapping from features to a HapticTrack.
-        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
+        // The mapping from features to a HapticTrack.
+        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
+        // Presets (files, library, resolution, schema, printer) and the built-in format list whose
+        // parameters they tune: above the mapping and the writers.
+        .target(name: "TactusPresets", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping"]),
+        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview",
+            "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // What both executables share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
-            "Tactus", "TactusCore", "TactusMapping",
+            "Tactus", "TactusCore", "TactusPresets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The CLI; `tactus tune` runs `tactus-tune`, so this does not link Hummingbird or SwiftNIO.
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPreview", "TactusCommandLine",
+            "Tactus", "TactusCore", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tactus-tune", dependencies: [
-            "TactusCommandLine", "TactusCore", "TactusMapping", "TactusTune",
+            "TactusCommandLine", "TactusCore", "TactusPresets", "TactusTune",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -101,10 +104,10 @@ let package = Package(
         .testTarget(name: "TactusHapticTests", dependencies: ["TactusCore", "TactusHaptic", "TactusTestSupport"]),
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
-        .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
-        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusAHAP", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusTestSupport"]),
+        .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
+        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusPresets", "TactusTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,7 +1,7 @@
 import TactusAHAP
 import TactusAnalysis
 import TactusAudio
-import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// The analysis of one file as a designer reads it: per-frame features, the onsets found,

@@ -3,6 +3,7 @@ import TactusAnalysis
 import TactusAudio
 import TactusCore
 import TactusMapping
+import TactusPresets
 
 /// One file a conversion wrote in one haptic format.
 public struct FormatOutput: Equatable {

@@ -1,7 +1,7 @@
 import TactusAHAP
 import TactusAndroid
 import TactusCore
-import TactusMapping
+import TactusPresets
 import TactusHaptic
 
 /// The registry of haptic formats: the ones `--format` and presets select by id, and the

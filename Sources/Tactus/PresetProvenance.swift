@@ -1,4 +1,4 @@
-import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// Which tool and preset made a haptic file, recorded in its metadata (AHAP's `Metadata`,

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Tactus
 import TactusCore
-import TactusMapping
+import TactusPresets
 
 /// The version both executables (`tactus`, `tactus-tune`) print.
 public enum TactusCLIVersion {

@@ -7,7 +7,7 @@ import TactusPlatform
 /// re-analyses audio, and every format written from one analysis describes the same haptics.
 /// Adding a format is one new type conforming to this protocol (or to
 /// `HapticReadableFormat`, if files in it can be imported) plus one registration: a line in
-/// `BuiltInFormats.all` (TactusMapping), or `HapticFormats.register`
+/// `BuiltInFormats.all` (TactusPresets), or `HapticFormats.register`
 /// from your own code.
 ///
 /// Output must be deterministic: the same track and context give the same bytes.

@@ -1,4 +1,3 @@
-import TactusAHAP
 import TactusCore
 
 /// Error-bounded piecewise-linear simplification with the fewest points: keeps the first and

@@ -1,4 +1,3 @@
-import TactusAHAP
 import TactusAnalysis
 import TactusCore
 

@@ -1,6 +1,6 @@
 import TactusAnalysis
 import TactusCore
-import TactusMapping
+import TactusPresets
 
 /// Every preset parameter as the page draws its knobs: the sections of `PresetSections` in
 /// order, each parameter from its `ParameterDescriptor` (the source of `tactus presets schema`),

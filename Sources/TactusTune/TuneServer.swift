@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import TactusCore
-import TactusMapping
+import TactusPresets
 
 /// The HTTP side of `tactus tune` (Hummingbird on 127.0.0.1 only): the page and its assets,
 /// and a small JSON API over a `TuneSession`. Every request passes `TuneAccess` first; no

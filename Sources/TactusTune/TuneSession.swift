@@ -1,7 +1,7 @@
 import Tactus
 import TactusAudio
 import TactusCore
-import TactusMapping
+import TactusPresets
 import TactusPreview
 
 /// Everything one `tactus tune` run serves, apart from HTTP: the base preset, the sounds with

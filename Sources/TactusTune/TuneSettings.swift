@@ -1,6 +1,6 @@
 import TactusAnalysis
 import TactusCore
-import TactusMapping
+import TactusPresets
 
 /// The preset a run starts from: tuned settings extend it, and saving writes a preset that
 /// names it in `extends`.

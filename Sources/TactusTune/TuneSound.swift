@@ -3,6 +3,7 @@ import TactusAnalysis
 import TactusAudio
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusPreview
 
 /// One sound being tuned: where it is, its outline for the plot, and its analyses, kept so a

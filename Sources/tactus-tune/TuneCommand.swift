@@ -1,7 +1,7 @@
 import ArgumentParser
 import TactusCommandLine
 import TactusCore
-import TactusMapping
+import TactusPresets
 import TactusTune
 
 /// `tactus-tune`, the executable `tactus tune` runs (with the same arguments): the only one that

@@ -1,7 +1,7 @@
 import TactusCommandLine
 import TactusCore
 import ArgumentParser
-import TactusMapping
+import TactusPresets
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

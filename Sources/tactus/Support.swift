@@ -3,7 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusCore
 import TactusCommandLine
-import TactusMapping
+import TactusPresets
 
 /// The inputs of a command that writes per-file outputs (`convert`, `preview`): every input
 /// is protected from being replaced, and inputs sharing a stem in one output folder get

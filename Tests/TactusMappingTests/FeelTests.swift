@@ -2,6 +2,7 @@ import Foundation
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 import XCTest
 

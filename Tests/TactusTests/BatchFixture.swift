@@ -2,6 +2,7 @@ import Foundation
 import Tactus
 import TactusAHAP
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 import TactusCore
 

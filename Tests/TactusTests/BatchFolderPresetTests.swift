@@ -1,6 +1,7 @@
 import Foundation
 import Tactus
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import XCTest
 import Tactus
 import TactusAHAP
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 import TactusCore
 

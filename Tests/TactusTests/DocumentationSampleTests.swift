@@ -4,6 +4,7 @@ import TactusAHAP
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 import XCTest
 

@@ -3,6 +3,7 @@ import Tactus
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 
 /// The `feel` controls on Corpus sounds: each moves what is played the way its name says, by

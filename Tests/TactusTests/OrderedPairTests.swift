@@ -3,6 +3,7 @@ import Tactus
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 
 /// Pairs that must keep their order (`OrderedPair`) are refused on one line naming both keys,

@@ -2,6 +2,7 @@ import XCTest
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 
 /// `tactus presets show`/`init` and `--set` as a user meets them.

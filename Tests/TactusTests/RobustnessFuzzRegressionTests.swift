@@ -4,6 +4,7 @@ import Tactus
 import TactusAHAP
 import TactusAnalysis
 import TactusMapping
+import TactusPresets
 import TactusTestSupport
 
 /// Inputs the fuzzers in Fuzz/ crashed on, kept so they stay fixed. Each is checked with

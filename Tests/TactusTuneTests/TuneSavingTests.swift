@@ -2,6 +2,7 @@ import Foundation
 import TactusCore
 import Tactus
 import TactusMapping
+import TactusPresets
 @testable import TactusTune
 import TactusTestSupport
 import XCTest

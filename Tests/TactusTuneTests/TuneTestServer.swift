@@ -1,6 +1,7 @@
 import Foundation
 import TactusCore
 import TactusMapping
+import TactusPresets
 @testable import TactusTune
 import TactusTestSupport
 

@@ -1,6 +1,6 @@
 import TactusAHAP
 import TactusCore
-import TactusMapping
+import TactusPresets
 
 /// Everything a `tactus batch` run is asked to do.
 public struct BatchOptions {

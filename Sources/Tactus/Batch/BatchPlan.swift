@@ -1,4 +1,4 @@
-import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// One source to convert (or to find up to date), with everything decided up front.

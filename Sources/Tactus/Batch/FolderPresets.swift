@@ -1,4 +1,4 @@
-import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// The preset each folder of a batch's input tree converts with.

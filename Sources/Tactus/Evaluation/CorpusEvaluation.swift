@@ -1,5 +1,5 @@
 import TactusAHAP
-import TactusMapping
+import TactusPresets
 import TactusCore
 
 /// Scores a preset on an annotated set: transient timing against ground truth, and the

@@ -1,5 +1,5 @@
-import TactusAHAP
 import TactusCore
+import TactusMapping
 
 /// A preset problem, located by file and JSON path:
 /// `mine.json: mapping.intensity.gamma = 7 is outside 0.2…4`.

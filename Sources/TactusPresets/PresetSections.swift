@@ -1,5 +1,6 @@
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 
 /// The sections a preset may hold, each tuning one part, in the order they are written.
 ///

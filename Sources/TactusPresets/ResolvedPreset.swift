@@ -1,5 +1,6 @@
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 
 /// A preset with its inheritance chain and overrides applied, every value validated, and
 /// the origin of each value recorded. Built once per run; read-only afterwards.

@@ -1,6 +1,6 @@
-import TactusAHAP
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 
 /// Generates the JSON Schema of preset files from the parts' parameter descriptors, so
 /// editors can autocomplete and check presets, and the schema can never drift from the

@@ -1,6 +1,6 @@
-import TactusAHAP
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 
 /// Writes resolved presets back out as text: a complete, editable preset JSON (`presets
 /// init`), and a listing of every value with where it came from and what it means (`presets show`).

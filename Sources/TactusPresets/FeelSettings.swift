@@ -1,5 +1,6 @@
 import TactusAnalysis
 import TactusCore
+import TactusMapping
 
 /// Designer-level controls: five knobs in a designer's words (how strong, how much body, how
 /// round or crisp, how many transients), each moving the detailed parameters of other
