@@ -11,16 +11,18 @@ import TactusCore
 /// - its amplitude is the continuous intensity (each region faded in and out over one period
 ///   of the resonance, so the step from silence does not click) plus the pulse of the transient
 ///   playing (`pulseMs` long from the transient's time, its intensity shaped by `pulseShape`;
-///   where pulses overlap, the strongest), the sum clipped at 1 (a transient plays over the
-///   body, as Core Haptics plays a transient event during a continuous one);
+///   where pulses overlap, the strongest), the two combined as b + p − b·p (a transient plays
+///   over the body, as Core Haptics plays a transient event during a continuous one; the sum
+///   saturates smoothly at full scale instead of being clipped, whose corners would spread
+///   energy above the band);
 /// - the sharpness the carrier follows is the body's and the pulse's, weighted by their
 ///   amplitudes, so it glides to the transient's as its pulse swells and back as it fades: an
 ///   abrupt change of frequency under a playing amplitude would spread energy above the band;
 /// - amplitude 1 is full scale. Intensity maps to amplitude linearly: the felt strength of a
 ///   voice coil or LRA grows with its drive amplitude at a given frequency.
 /// What is lost: any texture finer than the curves (the track holds none), each sharpness
-/// where a pulse plays over the body (the carrier plays their blend), and whatever the clip at
-/// full scale cuts off.
+/// where a pulse plays over the body (the carrier plays their blend), and the part of a pulse
+/// over a strong body that the saturation takes (a 0.73 pulse over a 0.57 body plays 0.88, not 1.3).
 public struct ActuatorDrive: Equatable, Sendable {
     /// Named actuators: a wideband voice coil (DualSense, Razer HyperSense, Meta Quest
     /// controllers, haptic shakers) and a phone's linear resonant actuator.
@@ -120,7 +122,7 @@ public struct ActuatorDrive: Equatable, Sendable {
             let instant = sampler.sample(at: Double(index) / sampleRate)
             index += 1
             let (body, pulse) = (instant.continuousIntensity, instant.pulse)
-            let amplitude = min(1, body + pulse)
+            let amplitude = body + pulse - body * pulse
             let sharpness = pulse > 0
                 ? (body * instant.continuousSharpness + pulse * instant.pulseSharpness) / (body + pulse)
                 : instant.continuousSharpness

@@ -92,8 +92,9 @@ final class RenderedFormatTests: XCTestCase {
         let middle = Int(0.306 * 48_000)
         let around = wav.samples[(middle - 2048)..<(middle + 2048)]
         XCTAssertLessThan(energyAbove(500 + 2 / 0.012, around, sampleRate: 48_000), -35)
-        // The pulse plays on the body, to full scale.
-        XCTAssertEqual(Double(around.map(abs).max()!), 1, accuracy: 0.02)
+        // The pulse plays on the body, reaching full scale at its peak (0.5 + 1 − 0.5 · 1 = 1);
+        // the carrier's crests fall within a few per cent of that instant's amplitude.
+        XCTAssertEqual(Double(around.map(abs).max()!), 1, accuracy: 0.04)
     }
 
     func testLRAProfileKeepsEverySharpnessInItsNarrowBand() throws {
