@@ -86,20 +86,29 @@ def ahap_events(path: Path, kind: str) -> list[dict]:
     return sorted(out)
 
 
-def ahap_transients(path: Path) -> list[tuple[float, float]]:
-    """(time, intensity) of each HapticTransient event of an AHAP."""
-    return [(t, i) for t, _, i, _ in ahap_events(path, "HapticTransient")]
-
-
-def ahap_intensity(path: Path, times: np.ndarray) -> np.ndarray:
-    """The continuous intensity an AHAP plays at `times`: each continuous event's intensity ×
-    the intensity control (its curves' points in absolute time, linear between them; 1 where
-    none applies)."""
+def ahap_control(path: Path, times: np.ndarray) -> np.ndarray:
+    """The HapticIntensityControl of an AHAP at `times` (its curves' points in absolute time,
+    linear between them; 1 where none applies)."""
     items = json.loads(path.read_text())["Pattern"]
     points = sorted((c["Time"] + p["Time"], p["ParameterValue"]) for item in items
                     if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
                     for p in c["ParameterCurveControlPoints"])
-    control = np.interp(times, [p[0] for p in points], [p[1] for p in points]) if points else np.ones(len(times))
+    return np.interp(times, [p[0] for p in points], [p[1] for p in points]) if points else np.ones(len(times))
+
+
+def ahap_transients(path: Path) -> list[tuple[float, float]]:
+    """(time, intensity as played) of each HapticTransient event of an AHAP: its intensity ×
+    the intensity control there, at most 1 (the one-file AHAP writes a transient over a body as
+    its wanted intensity ÷ the control)."""
+    events = [(t, i) for t, _, i, _ in ahap_events(path, "HapticTransient")]
+    control = ahap_control(path, np.array([t for t, _ in events]))
+    return [(t, min(1.0, i * c)) for (t, i), c in zip(events, control)]
+
+
+def ahap_intensity(path: Path, times: np.ndarray) -> np.ndarray:
+    """The continuous intensity an AHAP plays at `times`: each continuous event's intensity ×
+    the intensity control (`ahap_control`)."""
+    control = ahap_control(path, times)
     played = np.zeros(len(times))
     for time, duration, intensity, _ in ahap_events(path, "HapticContinuous"):
         inside = (times >= time) & (times < time + duration)
@@ -202,7 +211,11 @@ def split_row(single_dir: Path, split_dir: Path) -> dict:
         folder = split_dir / single.parent.relative_to(single_dir)
         continuous, transients = folder / f"{stem}.continuous.ahap", folder / f"{stem}.transients.ahap"
         files += 1
-        if (ahap_events(transients, "HapticTransient") == ahap_events(single, "HapticTransient")
+        played, single_played = ahap_transients(transients), ahap_transients(single)
+        if (len(played) == len(single_played)
+                and all(abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) <= 0.002 for a, b in zip(played, single_played))
+                and [e[3] for e in ahap_events(transients, "HapticTransient")]
+                == [e[3] for e in ahap_events(single, "HapticTransient")]
                 and not ahap_events(transients, "HapticContinuous")
                 and ahap_events(continuous, "HapticContinuous") == ahap_events(single, "HapticContinuous")
                 and not ahap_events(continuous, "HapticTransient")):

@@ -11,18 +11,18 @@ import TactusCore
 /// - its amplitude is the continuous intensity (each region faded in and out over one period
 ///   of the resonance, so the step from silence does not click) plus the pulse of the transient
 ///   playing (`pulseMs` long from the transient's time, its intensity shaped by `pulseShape`;
-///   where pulses overlap, the strongest), the two combined as b + p − b·p (a transient plays
-///   over the body, as Core Haptics plays a transient event during a continuous one; the sum
-///   saturates smoothly at full scale instead of being clipped, whose corners would spread
-///   energy above the band);
+///   where pulses overlap, the strongest), summed (a transient plays over the body, as Core
+///   Haptics plays a transient event during a continuous one), bent into full scale by a
+///   quadratic knee from 0.9 to 1.1: sum − (sum − 0.9)² / 0.4 there, 1 above (a lone pulse of 1
+///   plays 0.975); the rise of a pulse is kept and no clip corner spreads energy above the band;
 /// - the sharpness the carrier follows is the body's and the pulse's, weighted by their
 ///   amplitudes, so it glides to the transient's as its pulse swells and back as it fades: an
 ///   abrupt change of frequency under a playing amplitude would spread energy above the band;
 /// - amplitude 1 is full scale. Intensity maps to amplitude linearly: the felt strength of a
 ///   voice coil or LRA grows with its drive amplitude at a given frequency.
 /// What is lost: any texture finer than the curves (the track holds none), each sharpness
-/// where a pulse plays over the body (the carrier plays their blend), and the part of a pulse
-/// over a strong body that the saturation takes (a 0.73 pulse over a 0.57 body plays 0.88, not 1.3).
+/// where a pulse plays over the body (the carrier plays their blend), and what the knee takes
+/// from a sum above 0.9 (a 0.73 pulse over a 0.57 body plays 1, not 1.3).
 public struct ActuatorDrive: Equatable, Sendable {
     /// Named actuators: a wideband voice coil (DualSense, Razer HyperSense, Meta Quest
     /// controllers, haptic shakers) and a phone's linear resonant actuator.
@@ -122,7 +122,7 @@ public struct ActuatorDrive: Equatable, Sendable {
             let instant = sampler.sample(at: Double(index) / sampleRate)
             index += 1
             let (body, pulse) = (instant.continuousIntensity, instant.pulse)
-            let amplitude = body + pulse - body * pulse
+            let amplitude = Self.fullScaleKnee(body + pulse)
             let sharpness = pulse > 0
                 ? (body * instant.continuousSharpness + pulse * instant.pulseSharpness) / (body + pulse)
                 : instant.continuousSharpness
@@ -130,6 +130,15 @@ public struct ActuatorDrive: Equatable, Sendable {
             phase += drive.frequency(sharpness: sharpness) / sampleRate
             phase -= phase.rounded(.down)
             return sample
+        }
+
+        /// A sum of amplitudes bent into 0…1: unchanged up to 0.9, then a parabola that meets it
+        /// with the same slope and reaches 1 with slope 0 at 1.1.
+        static func fullScaleKnee(_ sum: Double) -> Double {
+            let knee = 0.9
+            if sum <= knee { return sum }
+            if sum >= 2 - knee { return 1 }
+            return sum - (sum - knee) * (sum - knee) / (4 * (1 - knee))
         }
     }
 }
