@@ -87,13 +87,18 @@ def ahap_events(path: Path, kind: str) -> list[dict]:
 
 
 def ahap_control(path: Path, times: np.ndarray) -> np.ndarray:
-    """The HapticIntensityControl of an AHAP at `times` (its curves' points in absolute time,
-    linear between them; 1 where none applies)."""
+    """The HapticIntensityControl of an AHAP at `times`: the latest curve that has started,
+    linear between its points, its last value held until the next curve starts; 1 before any."""
     items = json.loads(path.read_text())["Pattern"]
-    points = sorted((c["Time"] + p["Time"], p["ParameterValue"]) for item in items
+    curves = sorted([(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
+                    for item in items
                     if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
-                    for p in c["ParameterCurveControlPoints"])
-    return np.interp(times, [p[0] for p in points], [p[1] for p in points]) if points else np.ones(len(times))
+                    and c["ParameterCurveControlPoints"])
+    control = np.ones(len(times))
+    for curve in curves:
+        started = times >= curve[0][0]
+        control[started] = np.interp(times[started], [p[0] for p in curve], [p[1] for p in curve])
+    return control
 
 
 def ahap_transients(path: Path) -> list[tuple[float, float]]:
