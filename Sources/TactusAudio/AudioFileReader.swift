@@ -3,7 +3,9 @@ import TactusCore
 
 /// What a file's header says about its audio.
 public struct AudioFormat: Equatable, Sendable {
+    /// Frames per second, in Hz (1 kHz…768 kHz once `AudioFileReader` accepted the file).
     public var sampleRate: Double
+    /// Interleaved channels per frame (1…`AudioFileReader.maxChannels`).
     public var channels: Int
     /// Frame count from the header (libsndfile's; for some compressed formats an estimate).
     public var frames: Int64
@@ -14,6 +16,7 @@ public struct AudioFormat: Equatable, Sendable {
     /// Raw libsndfile format word, for writers that want to mirror it.
     public var formatCode: Int32
 
+    /// Length in seconds, from the header's frame count.
     public var duration: Double { Double(frames) / sampleRate }
 }
 
@@ -21,7 +24,9 @@ public struct AudioFormat: Equatable, Sendable {
 ///
 /// Opens read-only: the source is never modified. Every failure becomes an `AudioError`.
 public final class AudioFileReader {
+    /// The file being read.
     public let url: URL
+    /// The header's sample rate, channels, frame count, container and encoding.
     public let format: AudioFormat
     private let handle: OpaquePointer
     /// Frames delivered so far, to say where a damaged stream stopped decoding.
@@ -29,6 +34,7 @@ public final class AudioFileReader {
 
     /// Sample rates and channel counts outside these are refused as absurd (a corrupt header).
     public static let sampleRates: ClosedRange<Double> = 1_000...768_000
+    /// The most channels a file may have (more is refused as a corrupt header).
     public static let maxChannels = 64
 
     /// libsndfile's refusals that name its own internals or send the user looking for the
@@ -47,6 +53,10 @@ public final class AudioFileReader {
     ///   the whole process, which every open on any thread rewrites (a success to "No
     ///   Error."). Pass false only to open many files at once while nothing else opens any,
     ///   and open each one refused again, exclusively, for its reason.
+    /// - Parameter url: the file; opened read-only, and only when it is a regular file.
+    /// - Throws: an `AudioError`: `.notFound`, `.isDirectory`, `.unreadable`, `.empty`, `.notAudio`
+    ///   (libsndfile's reason, reworded where it misleads) or `.unsupported` (sample rate outside
+    ///   `sampleRates`, channels outside 1…`maxChannels`).
     public init(url: URL, exclusive: Bool = true) throws {
         self.url = url
         var isDirectory = false
@@ -118,6 +128,11 @@ public final class AudioFileReader {
     }
 
     /// Reads up to `buffer.count / channels` interleaved frames; returns frames read (0 at the end).
+    /// Samples come back in −1…1 for integer files, as stored for float files.
+    /// - Parameter buffer: room for interleaved samples; a whole number of frames is filled.
+    /// - Returns: the frames read; fewer than asked only at the end of the file.
+    /// - Throws: `AudioError.Kind.decodeFailed` where the stream is damaged, naming the time in
+    ///   seconds where decoding stopped.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         try checked(wanted: buffer.count / format.channels) { sf_readf_float(handle, buffer.baseAddress, $0) }
     }
@@ -127,6 +142,10 @@ public final class AudioFileReader {
 
     /// Reads 16-bit integer frames, as stored in a 16-bit file: libsndfile then only copies,
     /// where float reads convert every sample.
+    /// Meant for files where `isSixteenBit` is true (others are converted by libsndfile).
+    /// - Parameter buffer: room for interleaved samples; a whole number of frames is filled.
+    /// - Returns: the frames read (0 at the end of the file).
+    /// - Throws: `AudioError.Kind.decodeFailed` where the stream is damaged.
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws -> Int {
         try checked(wanted: buffer.count / format.channels) { sf_readf_short(handle, buffer.baseAddress, $0) }
     }

@@ -1,6 +1,12 @@
 /// Averages interleaved channels into mono for analysis, replacing non-finite samples
 /// (NaN or ±Inf from broken plugins) with silence so they cannot poison the analysis.
 public enum Mixdown {
+    /// The mean of the channels of each frame, non-finite samples counted as 0.
+    /// - Parameters:
+    ///   - interleaved: at least `frames × channels` samples.
+    ///   - frames: the frames to mix.
+    ///   - channels: channels per frame, at least 1.
+    ///   - mono: receives `frames` samples; must hold at least that many.
     public static func mono(_ interleaved: UnsafeBufferPointer<Float>, frames: Int, channels: Int,
                             into mono: UnsafeMutableBufferPointer<Float>) {
         precondition(mono.count >= frames && interleaved.count >= frames * channels)
@@ -26,6 +32,11 @@ public enum Mixdown {
     /// The same mix from 16-bit samples, scaled as libsndfile scales them to float
     /// (÷ 32768): the channels are summed as integers, so the result is bit for bit what
     /// the float mix gives, without a conversion pass in the decoder.
+    /// - Parameters:
+    ///   - interleaved: at least `frames × channels` 16-bit samples.
+    ///   - frames: the frames to mix.
+    ///   - channels: channels per frame, at least 1.
+    ///   - mono: receives `frames` samples in −1…1; must hold at least that many.
     public static func mono(_ interleaved: UnsafeBufferPointer<Int16>, frames: Int, channels: Int,
                             into mono: UnsafeMutableBufferPointer<Float>) {
         precondition(mono.count >= frames && interleaved.count >= frames * channels)

@@ -3,7 +3,9 @@ import TactusCore
 
 /// Writes interleaved float frames to a WAV file through libsndfile, block by block.
 public final class WAVWriter {
+    /// How samples are stored in the WAV file.
     public enum SampleFormat: Sendable {
+        /// Integer PCM of 16, 24 or 32 bits, or 32-bit float.
         case pcm16, pcm24, pcm32, float
 
         var code: Int32 {
@@ -17,6 +19,8 @@ public final class WAVWriter {
 
         /// The WAV encoding that holds a source encoding without losing resolution it has.
         /// Lossy codecs decode to float but carry no more than 16 bits of meaning.
+        /// - Parameter encoding: the source's encoding as `AudioFormat.encoding` names it (e.g. "PCM_24").
+        /// - Returns: `.pcm24`, `.pcm32` or `.float` for those encodings, `.pcm16` for any other.
         public static func preserving(_ encoding: String) -> SampleFormat {
             switch encoding {
             case "PCM_24": return .pcm24
@@ -27,6 +31,7 @@ public final class WAVWriter {
         }
     }
 
+    /// Interleaved channels per frame, as given to `init`.
     public let channels: Int
     private let format: SampleFormat
     private let handle: OpaquePointer
@@ -35,6 +40,13 @@ public final class WAVWriter {
     private var shorts: [Int16] = []
     private var integers: [Int32] = []
 
+    /// Creates (or truncates) a WAV file; RF64 only when it grows past 4 GB.
+    /// - Parameters:
+    ///   - url: the file to write, usually a `StagedFile`'s temporary path.
+    ///   - sampleRate: frames per second, in Hz.
+    ///   - channels: channels per frame.
+    ///   - format: how samples are stored.
+    /// - Throws: `AudioError.Kind.writeFailed` when libsndfile cannot create the file.
     public init(url: URL, sampleRate: Int, channels: Int, format: SampleFormat) throws {
         self.channels = channels
         self.format = format
@@ -59,6 +71,8 @@ public final class WAVWriter {
     /// converted here, several samples at a time, to the integers libsndfile's own clipping
     /// conversion makes one sample at a time (16-bit samples, which libsndfile then only
     /// copies, or 32-bit ones whose top bits it keeps): the same bytes.
+    /// - Parameter frames: interleaved samples, `channels` per frame (a trailing partial frame is dropped).
+    /// - Throws: `AudioError.Kind.writeFailed` when fewer frames were written (e.g. disk full).
     public func write(_ frames: UnsafeBufferPointer<Float>) throws {
         let count = frames.count / channels
         let written: sf_count_t
@@ -86,6 +100,7 @@ public final class WAVWriter {
 
     /// Writes the header and closes; errors here mean the file is incomplete (e.g. disk
     /// full). Syncing to disk is left to the run's `CommittedFiles` log.
+    /// - Throws: `AudioError.Kind.writeFailed` when the header cannot be finished.
     public func close() throws {
         guard !closed else { return }
         closed = true
