@@ -15,6 +15,13 @@ Rules, per public declaration:
       - `returns`: a func or subscript returning something other than Void/() /Never has
         no `- Returns:`;
       - `throws`: a `throws` declaration has no `- Throws:` (`rethrows` needs none).
+  * A member of a type or extension that declares conformances, named like a requirement of a
+    public protocol in Sources/ (same name and argument labels), needs no comment of its own:
+    it implements that requirement, whose (checked) comment DocC shows for it. Its own
+    comment, when it has one, needs no Parameters/Returns/Throws either.
+  * A `ParameterDescriptor` constant (`static let x = ParameterDescriptor.number(...)`) needs
+    no comment: its name with unit, range, default and `help:` text are its documentation,
+    printed by the schema, `presets show` and `tactus tune`; a comment would repeat them.
   * Trivial members may carry a one-line `///` with no Parameters/Returns/Throws: operator
     functions (`==`, `<`, ...), `description`, `debugDescription`, `hash(into:)`,
     `encode(to:)` and `init(from:)`. Enum cases, properties and types never need those
@@ -202,22 +209,69 @@ def parameters(sig, keyword):
     return names, ret, throws
 
 
-def check_file(path):
+REQUIREMENTS = {}  # requirement key → the public protocols declaring it
+PARENTS = {}  # public protocol → the protocols it refines
+DESCRIPTOR = re.compile(r"\blet\s+\w+\s*(:\s*ParameterDescriptor\s*)?=\s*ParameterDescriptor\.")
+
+
+def member_key(code, idx, keyword):
+    """`name(label:label:)` for a func/init/subscript, the name for anything else."""
+    line = code[idx]
+    if keyword in ("func", "init", "subscript"):
+        sig = signature(code, idx, keyword)
+        start = sig.find(keyword)
+        if keyword == "func":
+            m = re.search(r"\bfunc\s+([^\s(<]+)", sig)
+            name = m.group(1) if m else "?"
+        else:
+            name = keyword
+        i = sig.find("(", start)
+        depth, j = 0, i
+        while 0 <= j < len(sig):
+            depth += sig[j] == "("
+            depth -= sig[j] == ")"
+            if depth == 0:
+                break
+            j += 1
+        labels = []
+        for part in split_top(sig[i + 1:j]) if i >= 0 else []:
+            words = [w for w in part.split(":", 1)[0].split() if not w.startswith("@")]
+            if words:
+                labels.append(words[0] + ":")
+        return name + "(" + "".join(labels) + ")"
+    m = re.search(r"\b" + keyword + r"\s+(\w+)", line)
+    return m.group(1) if m else "?"
+
+
+def refined(protocols):
+    """The protocols and every protocol they refine."""
+    seen, todo = set(), list(protocols)
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.add(p)
+            todo += PARENTS.get(p, ())
+    return seen
+
+
+def check_file(path, collect=False):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     code = strip_code(lines)
     findings = []
     checked = 0
-    # a stack of scopes: "public-ext", "public-protocol", "public-enum", "type", "other"
+    # a stack of scopes: "public-ext", "public-protocol", "public-enum", "type", "other",
+    # with whether the scope's declaration lists conformances
     stack = []
     pending = None
+    protocol_name = None
     for idx, line in enumerate(code):
         m = DECL.match(line)
         opened_kind = None
         if m:
             mods, keyword = m.group(1), m.group(2)
             words = set(re.findall(r"[\w()]+", mods))
-            scope = stack[-1] if stack else "file"
+            scope, scope_conforms = stack[-1] if stack else ("file", set())
             explicit_public = "public" in words or "open" in words
             restricted = words & {"private", "fileprivate", "internal", "package"}
             if scope == "other":
@@ -238,9 +292,28 @@ def check_file(path):
                 opened_kind = "type"
             else:
                 opened_kind = "other"
-            if public and keyword != "extension":
+            opened_conforms = set()  # the protocols the scope's declaration lists
+            if opened_kind != "other":
+                head = signature(code, idx, keyword).split(" where ")[0]
+                while re.search(r"<[^<>]*>", head):
+                    head = re.sub(r"<[^<>]*>", "", head)
+                if ":" in head:
+                    opened_conforms = set(re.findall(r"\w+", head.split(":", 1)[1]))
+                if keyword == "protocol":
+                    PARENTS[member_key(code, idx, keyword)] = opened_conforms
+            opened_kind = (opened_kind, opened_conforms)
+            if collect:
+                if public and scope == "public-protocol":
+                    REQUIREMENTS.setdefault(member_key(code, idx, keyword), set()).add(protocol_name)
+                if keyword == "protocol":
+                    protocol_name = member_key(code, idx, keyword)
+            elif public and keyword != "extension":
                 checked += 1
-                problems = check_decl(lines, code, idx, keyword, findings)
+                implements = bool(refined(scope_conforms) & REQUIREMENTS.get(member_key(code, idx, keyword), set()))
+                if implements or DESCRIPTOR.search(line):
+                    problems = []
+                else:
+                    problems = check_decl(lines, code, idx, keyword, findings)
                 if problems:
                     name = re.sub(r"\s+", " ", lines[idx].strip())[:90]
                     findings.append((path, idx + 1, name, problems))
@@ -253,7 +326,7 @@ def check_file(path):
                     stack.append(pending)
                     pending = None
                 else:
-                    stack.append("other")
+                    stack.append(("other", set()))
             elif c == "}":
                 if stack:
                     stack.pop()
@@ -297,6 +370,10 @@ def main(argv):
     strict = "--strict" in argv
     wanted = [a for a in argv if not a.startswith("--")]
     modules = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
+    for dirpath, _, files in sorted(os.walk(ROOT)):
+        for name in sorted(files):
+            if name.endswith(".swift"):
+                check_file(os.path.join(dirpath, name), collect=True)
     total_checked = total = 0
     kinds_total = {}
     print(f"{'module':<20} {'public':>6} {'findings':>8}  undocumented parameters returns throws")
