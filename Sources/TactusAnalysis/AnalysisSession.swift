@@ -12,13 +12,28 @@ public enum FrameSettings: TunablePart {
 
 /// Everything the analysis stage needs, validated.
 public struct AnalysisConfiguration {
+    /// Window and hop (`FrameSettings`), in ms.
     public var frame: ParameterSet
+    /// The onset method whose novelty the peak picker reads.
     public var onsetMethod: any OnsetMethod.Type
+    /// The onset method's own parameters (`onsetMethod.parameters`).
     public var onset: ParameterSet
+    /// Peak picking (`PeakPicker.parameters`), over the method's `peakPickingDefaults`.
     public var peaks: ParameterSet
+    /// Attack placement on the waveform (`AttackLocator.parameters`).
     public var attack: ParameterSet
+    /// The brightness band (`CentroidAnalyzer.parameters`), in Hz.
     public var centroid: ParameterSet
 
+    /// Each set must have been made from the descriptors of its part (its values are read
+    /// through them; a value of another part is never looked at).
+    /// - Parameters:
+    ///   - frame: `FrameSettings` values.
+    ///   - onsetMethod: the onset method's type.
+    ///   - onset: that method's values.
+    ///   - peaks: `PeakPicker` values.
+    ///   - attack: `AttackLocator` values.
+    ///   - centroid: `CentroidAnalyzer` values.
     public init(frame: ParameterSet, onsetMethod: any OnsetMethod.Type, onset: ParameterSet,
                 peaks: ParameterSet, attack: ParameterSet, centroid: ParameterSet) {
         self.frame = frame
@@ -30,6 +45,10 @@ public struct AnalysisConfiguration {
     }
 
     /// Every part at its defaults, with the given onset method's tuned peak-picking defaults.
+    /// - Parameter method: the onset method (SuperFlux unless given).
+    /// - Returns: the configuration the default preset's analysis sections amount to.
+    /// - Throws: a `ParameterError` when the method's `peakPickingDefaults` name a parameter
+    ///   `PeakPicker` does not have or a value out of its range (a defect of the method).
     public static func defaults(method: any OnsetMethod.Type = SuperFlux.self) throws -> AnalysisConfiguration {
         try AnalysisConfiguration(
             frame: ParameterSet(FrameSettings.parameters),
@@ -43,12 +62,15 @@ public struct AnalysisConfiguration {
 
 /// What the analysis found in one signal: named per-frame features and the onsets.
 public struct AnalysisResult {
+    /// The analysed signal's sample rate, in Hz.
     public var sampleRate: Double
+    /// Mono samples analysed.
     public var sampleCount: Int
     /// Seconds between frames; frame k is centred at `k * hopSeconds`.
     public var hopSeconds: Double
     /// Per-frame outputs by name (`rms.db`, `centroid.hz`, `onset.novelty`, `onset.threshold`).
     public var features: [String: [Float]]
+    /// The onsets in time order, each on its attack and none in a silence before a sound.
     public var onsets: [DetectedOnset]
     /// The loudest momentary loudness (BS.1770, 400 ms) of the signal, in LUFS;
     /// `LoudnessMeter.silentLufs` for silence.
@@ -56,8 +78,12 @@ public struct AnalysisResult {
     /// Where each sound begins (`SoundStarts`): no onset lies in the silence before one.
     public var soundStarts: [SoundStarts.Start]
 
+    /// Signal length in seconds.
     public var duration: Double { Double(sampleCount) / sampleRate }
 
+    /// A per-frame output that the analysis always produces; a missing one is a programming error.
+    /// - Parameter name: an output id from `AnalysisSession.outputDescriptors` (e.g. `rms.db`).
+    /// - Returns: one value per frame, in the descriptor's unit.
     public func feature(_ name: String) -> [Float] {
         guard let values = features[name] else { preconditionFailure("no feature named \(name)") }
         return values
@@ -73,6 +99,7 @@ public final class AnalysisSession {
     public static let outputDescriptors = LevelAnalyzer.outputDescriptors + CentroidAnalyzer.outputDescriptors
         + OnsetDetector.outputDescriptors
 
+    /// Window, hop and FFT size in samples at this signal's rate.
     public let geometry: FrameGeometry
     private let stft: STFT
     private let level = LevelAnalyzer()
@@ -86,6 +113,9 @@ public final class AnalysisSession {
     /// Samples pushed so far.
     public private(set) var sampleCount = 0
 
+    /// - Parameters:
+    ///   - sampleRate: the signal's sample rate, in Hz.
+    ///   - configuration: the analysis parts' settings.
     public init(sampleRate: Double, configuration: AnalysisConfiguration) {
         geometry = FrameGeometry(sampleRate: sampleRate, windowMs: configuration.frame.number(FrameSettings.windowMs),
                                  hopMs: configuration.frame.number(FrameSettings.hopMs))
@@ -105,6 +135,8 @@ public final class AnalysisSession {
     /// the frames still being judged, so it never drops a sample the attack locator needs.
     static let chunk = OnsetDetector.maxChunk
 
+    /// Analyses the next mono samples (−1…1, any block size), raw: the DC blocker is applied here.
+    /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         sampleCount += samples.count
         loudness.push(samples)
@@ -122,6 +154,7 @@ public final class AnalysisSession {
     /// Makes room in the per-frame outputs for a signal of about `samples` samples (a
     /// header's frame count; at most `maxExpectedSeconds` are taken at its word, so a corrupt
     /// header cannot make it reserve much). A hint: the result does not depend on it.
+    /// - Parameter samples: the signal's expected length in samples, as a header states it.
     public func expect(samples: Int) {
         let trusted = min(samples, Int(Self.maxExpectedSeconds * geometry.sampleRate))
         let frames = STFT.frameCount(sampleCount: trusted, hop: geometry.hop)
@@ -131,10 +164,14 @@ public final class AnalysisSession {
     /// The longest signal `expect(samples:)` reserves room for, in seconds.
     static let maxExpectedSeconds = 4 * 3600.0
 
+    /// `push(_:)` for an array.
+    /// - Parameter samples: the next mono samples of the signal.
     public func push(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { push($0) }
     }
 
+    /// Ends the signal: the remaining frames are analysed and the onsets judged. Call once.
+    /// - Returns: the features per frame, the onsets, the loudness in LUFS and where each sound starts.
     public func finish() -> AnalysisResult {
         analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) })
         stft.finish(analyse)

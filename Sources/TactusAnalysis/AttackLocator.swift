@@ -30,6 +30,9 @@ public struct AttackLocator: TunablePart {
     let latency: Double
     let geometry: FrameGeometry
 
+    /// - Parameters:
+    ///   - parameters: values of `AttackLocator.parameters`.
+    ///   - geometry: the frames the onsets were detected on.
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
         let sr = geometry.sampleRate
         self.geometry = geometry

@@ -8,10 +8,16 @@ public struct FeatureDescriptor: Equatable, Sendable {
     public let id: String
     /// Unit of the values ("dBFS", "Hz", or the method's novelty scale).
     public let unit: String
+    /// What the values mean, in a sentence for reports.
     public let description: String
     /// Decimals worth printing.
     public let decimals: Int
 
+    /// - Parameters:
+    ///   - id: the output's name, `<analyzer>.<output>`.
+    ///   - unit: the values' unit.
+    ///   - description: what the values mean.
+    ///   - decimals: decimals worth printing, at least 0.
     public init(id: String, unit: String, description: String, decimals: Int) {
         self.id = id
         self.unit = unit
@@ -25,9 +31,12 @@ public struct FeatureDescriptor: Equatable, Sendable {
 public protocol FrameAnalyzer: AnyObject {
     /// The outputs `outputs` holds, in the order reports list them.
     static var outputDescriptors: [FeatureDescriptor] { get }
+    /// Reads one frame (valid only during the call) and appends one value to each output.
+    /// - Parameter frame: the next frame, in order.
     func process(_ frame: SpectralFrame)
     /// Makes room for `frames` values per output up front, so a long file's outputs are not
     /// regrown (and over-allocated) as they fill. A hint: the outputs do not depend on it.
+    /// - Parameter frames: the expected number of frames.
     func reserveCapacity(frames: Int)
     /// Per-frame outputs by descriptor id, one value per processed frame.
     var outputs: [String: [Float]] { get }

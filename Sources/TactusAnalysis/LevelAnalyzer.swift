@@ -5,6 +5,7 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
     public static let id = "rms"
     public static let summary = "RMS level of each frame in dBFS (the loudness envelope)."
     public static let parameters: [ParameterDescriptor] = []
+    /// The output's id in `AnalysisResult.features`.
     public static let output = "rms.db"
     public static let outputDescriptors = [
         FeatureDescriptor(id: output, unit: "dBFS", description: "RMS level of the frame's samples (a full-scale sine is −3 dB).",
@@ -14,6 +15,7 @@ public final class LevelAnalyzer: FrameAnalyzer, TunablePart {
     /// Unchecked as `SpectralFrame`'s per-frame state is (see there): one append per frame.
     @exclusivity(unchecked) private var levels: [Float] = []
 
+    /// An analyzer with no outputs yet.
     public init() {}
 
     public func process(_ frame: SpectralFrame) {
@@ -39,7 +41,9 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
                 help: "Highest frequency counted (capped at Nyquist): the audible band, so a 96 kHz file's ultrasound does not brighten it.")
     public static let parameters: [ParameterDescriptor] = [minHz, maxHz]
     public static let orderedPairs = [OrderedPair(minHz, below: maxHz)]
+    /// The id of the centroid in Hz in `AnalysisResult.features`.
     public static let output = "centroid.hz"
+    /// The id of the weighted brightness in octaves in `AnalysisResult.features`.
     public static let weightedOutput = "centroid.weightedOctaves"
     /// Below this frequency, power counts as weight (the lows of a boom), in Hz.
     public static let weightBelowHz = 200.0
@@ -60,6 +64,7 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
     @exclusivity(unchecked) private var centroids: [Float] = []
     @exclusivity(unchecked) private var weighted: [Float] = []
 
+    /// - Parameter parameters: values of `CentroidAnalyzer.parameters` (the band in Hz).
     public init(parameters: ParameterSet) {
         minHz = parameters.number(Self.minHz)
         maxHz = parameters.number(Self.maxHz)
@@ -78,11 +83,21 @@ public final class CentroidAnalyzer: FrameAnalyzer, TunablePart {
 
     /// `log2` of the frame's power centroid in `minHz…maxHz`, less `weightPenaltyOctaves`
     /// times the share of that power below `weightBelowHz`; 0 when the band is empty.
+    /// - Parameters:
+    ///   - frame: the frame, during an analyzer's `process`.
+    ///   - minHz: the band's low edge, in Hz.
+    ///   - maxHz: the band's high edge, in Hz (capped at Nyquist).
+    /// - Returns: the weighted brightness in octaves (log2 of Hz, less the penalty).
     public static func weightedOctaves(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
         BandMoments(of: frame, minHz: minHz, maxHz: maxHz).weightedOctaves(of: frame)
     }
 
     /// Centroid of one frame's magnitudes between `minHz` and `maxHz`; 0 when the band is empty.
+    /// - Parameters:
+    ///   - frame: the frame, during an analyzer's `process`.
+    ///   - minHz: the band's low edge, in Hz.
+    ///   - maxHz: the band's high edge, in Hz (capped at Nyquist).
+    /// - Returns: the centroid in Hz.
     public static func centroid(of frame: SpectralFrame, minHz: Double, maxHz: Double) -> Float {
         BandMoments(of: frame, minHz: minHz, maxHz: maxHz).centroid
     }
@@ -152,6 +167,10 @@ struct BandMoments {
 
 extension SpectralFrame {
     /// Bins whose centre lies in `minHz…maxHz` (clipped to Nyquist), as a half-open range.
+    /// - Parameters:
+    ///   - minHz: the low edge, in Hz.
+    ///   - maxHz: the high edge, in Hz.
+    /// - Returns: the first bin and the bin after the last; equal when no bin lies in the band.
     public func binRange(minHz: Double, maxHz: Double) -> (Int, Int) {
         let lo = max(0, Int((minHz / binHz).rounded(.up)))
         let hi = min(binCount, Int((maxHz / binHz).rounded(.down)) + 1)

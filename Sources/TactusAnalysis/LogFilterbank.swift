@@ -14,6 +14,7 @@ public struct LogFilterbank {
     private let offset: [Int]
     private let weights: [Float]
 
+    /// Number of bands.
     public var count: Int { first.count }
 
     private struct Key: Hashable {
@@ -22,6 +23,12 @@ public struct LogFilterbank {
     private static let cache = ProcessCache<Key, LogFilterbank>()
 
     /// The filterbank for these settings, built once per process.
+    /// - Parameters:
+    ///   - geometry: the frames' sample rate and FFT size.
+    ///   - minHz: the lowest band's centre, in Hz (at least one bin).
+    ///   - maxHz: the highest frequency, in Hz (capped at Nyquist).
+    ///   - bandsPerOctave: bands per octave, above 0.
+    /// - Returns: the shared filterbank.
     public static func shared(geometry: FrameGeometry, minHz: Double, maxHz: Double,
                               bandsPerOctave: Double) -> LogFilterbank {
         let key = Key(sampleRate: geometry.sampleRate, fftSize: geometry.fftSize, minHz: minHz, maxHz: maxHz,
@@ -31,6 +38,12 @@ public struct LogFilterbank {
         }
     }
 
+    /// Builds a filterbank; prefer `shared(geometry:minHz:maxHz:bandsPerOctave:)`, which builds each once.
+    /// - Parameters:
+    ///   - geometry: the frames' sample rate and FFT size.
+    ///   - minHz: the lowest band's centre, in Hz.
+    ///   - maxHz: the highest frequency, in Hz (capped at Nyquist).
+    ///   - bandsPerOctave: bands per octave, above 0.
     public init(geometry: FrameGeometry, minHz: Double, maxHz: Double, bandsPerOctave: Double) {
         let binHz = geometry.sampleRate / Double(geometry.fftSize)
         let binCount = geometry.fftSize / 2 + 1
@@ -69,6 +82,10 @@ public struct LogFilterbank {
     }
 
     /// Band levels in dB (power, weighted), floored at `floorDb`.
+    /// - Parameters:
+    ///   - frame: the frame whose power spectrum is grouped.
+    ///   - floorDb: the lowest level reported, in dB.
+    ///   - out: receives `count` levels, one per band (resized if needed).
     public func levels(of frame: SpectralFrame, floorDb: Float, into out: inout [Float]) {
         if out.count != count { out = Array(repeating: floorDb, count: count) }
         let power = frame.power.baseAddress!

@@ -23,6 +23,7 @@ public final class LoudnessMeter {
 
     /// A meter for one mono signal at `sampleRate` Hz; measures nothing (reports
     /// `silentLufs`) if libebur128 refuses the rate.
+    /// - Parameter sampleRate: the signal's sample rate, in Hz.
     public init(sampleRate: Double) {
         state = ebur128_init(1, UInt(max(1, sampleRate.rounded())), Int32(EBUR128_MODE_M.rawValue))
         samplesPerRead = max(1, Int((sampleRate * Self.readInterval).rounded()))
@@ -33,6 +34,8 @@ public final class LoudnessMeter {
         if state != nil { ebur128_destroy(&state) }
     }
 
+    /// Measures the next raw mono samples (−1…1, before any DC blocking).
+    /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         guard state != nil, let base = samples.baseAddress else { return }
         var offset = 0
@@ -51,6 +54,7 @@ public final class LoudnessMeter {
 
     /// The loudest momentary loudness so far, in LUFS (`silentLufs` for silence), including
     /// the samples since the last 100 ms read.
+    /// - Returns: the loudest 400 ms momentary loudness, in LUFS.
     public func loudestLufs() -> Double {
         if pendingRead { read() }
         return loudest

@@ -21,7 +21,9 @@ public struct DetectedOnset: Equatable, Sendable {
 /// Runs an onset method over the frames, picks peaks with a short look-ahead and places
 /// each onset on its attack while the waveform is still in a short history buffer.
 public final class OnsetDetector: FrameAnalyzer {
+    /// The id of the method's novelty in `AnalysisResult.features`.
     public static let noveltyOutput = "onset.novelty"
+    /// The id of the peak picker's threshold in `AnalysisResult.features`.
     public static let thresholdOutput = "onset.threshold"
     public static let outputDescriptors = [
         FeatureDescriptor(id: noveltyOutput, unit: "novelty",
@@ -43,6 +45,11 @@ public final class OnsetDetector: FrameAnalyzer {
     /// reference lag a method takes (SuperFlux's `lagMs` ≤ 50).
     static let leadInSeconds = 0.05
 
+    /// - Parameters:
+    ///   - method: the onset method, fresh (it is first fed `leadInSeconds` of silence).
+    ///   - picker: the peak picker.
+    ///   - locator: places each onset on its attack.
+    ///   - geometry: the frames' geometry, the same the other parts were made with.
     public init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry) {
         var method = method
         let silence = SpectralFrame(windowLength: geometry.windowLength, binCount: geometry.fftSize / 2 + 1,
@@ -56,6 +63,7 @@ public final class OnsetDetector: FrameAnalyzer {
 
     /// Feeds the raw mono samples (at most `maxChunk` at a time); call before pushing the
     /// same samples through the STFT.
+    /// - Parameter samples: the next raw mono samples, at most `maxChunk`.
     public func append(samples: UnsafeBufferPointer<Float>) {
         precondition(samples.count <= Self.maxChunk)
         state.history.append(samples)
@@ -74,6 +82,7 @@ public final class OnsetDetector: FrameAnalyzer {
     /// Judges the frames left at the end of the signal, applies the file-level gates, then
     /// the minimum interval between the onsets that pass them (where a faint precursor gives
     /// way to the hit after it: `PeakPicker.isPrecursor`).
+    /// - Returns: the onsets in time order, each on its attack.
     public func finish() -> [DetectedOnset] {
         state.finish()
     }

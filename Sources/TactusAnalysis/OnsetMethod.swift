@@ -7,8 +7,13 @@ import TactusCore
 /// Novelty values are level-independent (decibel rises or ratios), so one threshold serves
 /// loud and quiet files alike.
 public protocol OnsetMethod: TunablePart {
+    /// - Parameters:
+    ///   - parameters: values of the method's own `parameters`.
+    ///   - geometry: the frames it will see.
     init(parameters: ParameterSet, geometry: FrameGeometry)
     /// Novelty of this frame; called once per frame, in order.
+    /// - Parameter frame: the next frame, valid only during the call.
+    /// - Returns: the novelty on the method's own scale (`OnsetDetector.noveltyOutput`).
     mutating func novelty(of frame: SpectralFrame) -> Float
     /// Peak-picking defaults tuned for this method's novelty scale (the "method default"
     /// layer between parameter defaults and presets).
@@ -22,17 +27,22 @@ public enum OnsetMethods {
         builtIn: [SuperFlux.self, SpectralFlux.self, HighFrequencyContent.self, ComplexDomain.self, EnergyRise.self],
         id: { $0.id })
 
+    /// The methods Tactus ships, SuperFlux (the default) first.
     public static var builtIn: [any OnsetMethod.Type] { registry.builtIn }
 
     /// Every method presets can select: built-in first, then registered ones.
     public static var all: [any OnsetMethod.Type] { registry.all }
 
     /// Makes a method of your own selectable by `onset.method`; replaces one with the same id.
+    /// - Parameter method: the method's type; its `id` is what presets name.
     public static func register(_ method: any OnsetMethod.Type) { registry.register(method) }
 
     /// Removes a method registered with `register` (built-in methods stay).
+    /// - Parameter id: the registered method's id.
     public static func unregister(_ id: String) { registry.unregister(id) }
 
+    /// - Parameter id: a method id, as `onset.method` names it.
+    /// - Returns: the built-in or registered method with that id, or nil.
     public static func named(_ id: String) -> (any OnsetMethod.Type)? { registry.named(id) }
 }
 

@@ -95,6 +95,10 @@ public struct PeakPicker: TunablePart {
     /// Frames of novelty needed after a frame before it can be judged.
     let lookahead: Int
 
+    /// Converts the millisecond settings into frames of this geometry.
+    /// - Parameters:
+    ///   - parameters: values of `PeakPicker.parameters`.
+    ///   - geometry: the frames the novelty is computed on.
     public init(parameters: ParameterSet, geometry: FrameGeometry) {
         func frames(_ descriptor: ParameterDescriptor) -> Int {
             Int((parameters.number(descriptor) / 1000 / geometry.hopSeconds).rounded())

@@ -9,6 +9,7 @@ import CFFTW
 /// lock; executing a plan on other arrays (`fftwf_execute_dft_r2c`) is, and each `RealFFT`
 /// owns its buffers, so one instance per thread runs without locks.
 public final class RealFFT {
+    /// Real input samples per transform.
     public let size: Int
     /// Number of complex bins: size / 2 + 1.
     public let binCount: Int
@@ -17,6 +18,7 @@ public final class RealFFT {
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
 
+    /// - Parameter size: the transform length, at least 2 (a power of two is fastest).
     public init(size: Int) {
         precondition(size >= 2, "FFT size must be at least 2")
         self.size = size

@@ -17,6 +17,7 @@ public final class SpectralFrame {
     @exclusivity(unchecked) public internal(set) var index = 0
     /// Time of the frame centre in seconds.
     @exclusivity(unchecked) public internal(set) var time = 0.0
+    /// The signal's sample rate, in Hz.
     public let sampleRate: Double
     /// Width of one FFT bin in Hz.
     public let binHz: Double
@@ -60,6 +61,7 @@ public final class SpectralFrame {
         splitSpectrum()
         return UnsafeBufferPointer(realStorage)
     }
+    /// The imaginary parts, beside `real`.
     public var imag: UnsafeBufferPointer<Float> {
         splitSpectrum()
         return UnsafeBufferPointer(imagStorage)
@@ -68,6 +70,11 @@ public final class SpectralFrame {
     public var power: UnsafeBufferPointer<Float> { UnsafeBufferPointer(powerStorage) }
 
     /// A silent frame of the given shape.
+    /// - Parameters:
+    ///   - windowLength: samples per frame.
+    ///   - binCount: spectrum bins, `fftSize / 2 + 1`.
+    ///   - sampleRate: the signal's sample rate, in Hz.
+    ///   - fftSize: the FFT length, at least `windowLength`.
     public init(windowLength: Int, binCount: Int, sampleRate: Double, fftSize: Int) {
         self.sampleRate = sampleRate
         binHz = sampleRate / Double(fftSize)
@@ -109,11 +116,20 @@ public final class SpectralFrame {
 
 /// Frame geometry derived from millisecond settings, so analysis means the same at any rate.
 public struct FrameGeometry: Equatable, Sendable {
+    /// The signal's sample rate, in Hz.
     public let sampleRate: Double
+    /// Samples per window.
     public let windowLength: Int
+    /// Samples between frame centres.
     public let hop: Int
+    /// FFT length: the window rounded up to a power of two.
     public let fftSize: Int
 
+    /// Window and hop rounded to whole samples (at least 16 and 1).
+    /// - Parameters:
+    ///   - sampleRate: the signal's sample rate, in Hz.
+    ///   - windowMs: the window length, in ms.
+    ///   - hopMs: the time between frames, in ms.
     public init(sampleRate: Double, windowMs: Double, hopMs: Double) {
         self.sampleRate = sampleRate
         windowLength = max(16, Int((windowMs * sampleRate / 1000).rounded()))
@@ -134,6 +150,7 @@ public struct FrameGeometry: Equatable, Sendable {
 /// `k*hop - windowLength/2 ..< k*hop + windowLength/2`, with zeros outside the signal, and
 /// frames are made while the centre lies inside the signal.
 public final class STFT {
+    /// The frames' window, hop and FFT size.
     public let geometry: FrameGeometry
     private let fft: RealFFT
     private let window: [Float]
@@ -144,6 +161,7 @@ public final class STFT {
     @exclusivity(unchecked) private var nextIndex = 0
     @exclusivity(unchecked) private var samplesSeen = 0
 
+    /// - Parameter geometry: the frames to make.
     public init(geometry: FrameGeometry) {
         self.geometry = geometry
         fft = RealFFT(size: geometry.fftSize)
@@ -159,6 +177,9 @@ public final class STFT {
     }
 
     /// Adds samples and calls `body` for each frame that became complete.
+    /// - Parameters:
+    ///   - samples: the next mono samples, any count.
+    ///   - body: called with each completed frame, in order; the frame is valid only during the call.
     public func push(_ samples: UnsafeBufferPointer<Float>, _ body: (SpectralFrame) -> Void) {
         pending.append(contentsOf: samples)
         samplesSeen += samples.count
@@ -167,12 +188,17 @@ public final class STFT {
     }
 
     /// Pads the end with zeros and emits the remaining frames whose centre lies in the signal.
+    /// - Parameter body: called with each remaining frame, in order.
     public func finish(_ body: (SpectralFrame) -> Void) {
         pending.append(contentsOf: repeatElement(0, count: geometry.windowLength))
         emitCompleteFrames(body)
     }
 
     /// Number of frames produced for a signal of `sampleCount` samples.
+    /// - Parameters:
+    ///   - sampleCount: the signal's length in samples.
+    ///   - hop: samples between frames, at least 1.
+    /// - Returns: the frames `push` and `finish` emit together.
     public static func frameCount(sampleCount: Int, hop: Int) -> Int {
         sampleCount <= 0 ? 0 : (sampleCount - 1) / hop + 1
     }

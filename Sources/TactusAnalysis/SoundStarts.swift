@@ -14,7 +14,9 @@ public final class SoundStarts {
     /// A sound's start: `time`, its first audible sample; `silenceStart`, the start of the
     /// first whole block of the silence before it (0 at the file's start); both in seconds.
     public struct Start: Equatable, Sendable {
+        /// Start of the silence before the sound, in seconds.
         public var silenceStart: Double
+        /// The sound's first audible sample, in seconds.
         public var time: Double
     }
 
@@ -49,6 +51,9 @@ public final class SoundStarts {
     /// Per level: (silence start, first sample) of every sound it saw begin.
     private var starts: [[(Int, Int)]]
 
+    /// - Parameters:
+    ///   - sampleRate: the signal's sample rate, in Hz.
+    ///   - blockLength: samples per block; a silence is at least one whole block (the analysis passes its hop).
     public init(sampleRate: Double, blockLength: Int) {
         self.sampleRate = sampleRate
         block = max(1, blockLength)
@@ -61,6 +66,8 @@ public final class SoundStarts {
     static let levels: [Float] = (0..<levelCount).map { Float(exp2(-Double($0) / Double(levelsPerBinade))) }
     static func level(_ j: Int) -> Float { levels[j] }
 
+    /// Reads the next raw mono samples (−1…1).
+    /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         var offset = 0
         while offset < samples.count {
@@ -116,6 +123,7 @@ public final class SoundStarts {
     }
 
     /// The starts at the audible level of the whole signal, in time order.
+    /// - Returns: one start per sound; empty for a silent signal.
     public func finish() -> [Start] {
         if filled > 0 { process(count: filled) }
         guard peak > 0 else { return [] }
