@@ -16,6 +16,10 @@ public struct AHAPDocument: Equatable, Sendable {
     /// `Pattern`, in file order.
     public var pattern: [AHAPElement]
 
+    /// - Parameters:
+    ///   - version: `Version` (Core Haptics loads only 1.0).
+    ///   - metadata: `Metadata` entries, in file order.
+    ///   - pattern: `Pattern` elements, in file order.
     public init(version: Double = 1.0, metadata: [MetadataEntry] = [], pattern: [AHAPElement] = []) {
         self.version = version
         self.metadata = metadata
@@ -35,8 +39,11 @@ extension AHAPDocument {
 
 /// One element of `Pattern`: each holds exactly one of `Event`, `Parameter`, `ParameterCurve`.
 public enum AHAPElement: Equatable, Sendable {
+    /// An `Event` (haptic or audio).
     case event(AHAPEvent)
+    /// A `Parameter`: a dynamic parameter set at one time.
     case parameter(AHAPDynamicParameter)
+    /// A `ParameterCurve`: a dynamic parameter ramped through control points.
     case curve(AHAPParameterCurve)
 
     /// The element's `Time`, in seconds from the start of the pattern.
@@ -51,12 +58,18 @@ public enum AHAPElement: Equatable, Sendable {
 
 /// `EventType`. An open set so that unknown types from other tools survive decoding.
 public struct AHAPEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The `EventType` string as the file spells it.
     public var rawValue: String
+    /// - Parameter rawValue: any `EventType` string; unknown ones are kept for the validator to judge.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// A short tap with intensity and sharpness (no duration).
     public static let hapticTransient = AHAPEventType(rawValue: "HapticTransient")
+    /// A sustained vibration for `EventDuration` seconds (at most 30).
     public static let hapticContinuous = AHAPEventType(rawValue: "HapticContinuous")
+    /// A synthesized tone for `EventDuration` seconds.
     public static let audioContinuous = AHAPEventType(rawValue: "AudioContinuous")
+    /// An audio file (`EventWaveformPath`) played from `Time`.
     public static let audioCustom = AHAPEventType(rawValue: "AudioCustom")
 
     /// The four types Core Haptics accepts in a file.
@@ -67,6 +80,7 @@ public struct AHAPEventType: RawRepresentable, Hashable, Sendable, CustomStringC
     /// Continuous events need an `EventDuration` (and we keep it ≤ 30 s).
     public var isContinuous: Bool { self == .hapticContinuous || self == .audioContinuous }
 
+    /// The `EventType` string.
     public var description: String { rawValue }
 }
 
@@ -74,16 +88,23 @@ public struct AHAPEventType: RawRepresentable, Hashable, Sendable, CustomStringC
 public struct AHAPEvent: Equatable, Sendable {
     /// One entry of `EventParameters`.
     public struct Parameter: Equatable, Sendable {
+        /// `ParameterID` (see `AHAPParameterID`).
         public var id: String
+        /// `ParameterValue`, in the parameter's range (`AHAPParameterID.eventRanges`).
         public var value: Double
 
+        /// - Parameters:
+        ///   - id: the `ParameterID`.
+        ///   - value: the `ParameterValue`.
         public init(id: String, value: Double) {
             self.id = id
             self.value = value
         }
     }
 
+    /// `Time`, in seconds from the start of the pattern.
     public var time: Double
+    /// `EventType`.
     public var type: AHAPEventType
     /// `EventDuration`, seconds; required for continuous events.
     public var duration: Double?
@@ -96,6 +117,14 @@ public struct AHAPEvent: Equatable, Sendable {
     /// `EventParameters`, in order.
     public var parameters: [Parameter]
 
+    /// - Parameters:
+    ///   - time: `Time`, in seconds.
+    ///   - type: `EventType`.
+    ///   - duration: `EventDuration`, in seconds; required for continuous events.
+    ///   - waveformPath: `EventWaveformPath`, for `AudioCustom` events.
+    ///   - useVolumeEnvelope: `EventWaveformUseVolumeEnvelope`, or nil to leave it out.
+    ///   - loopEnabled: `EventWaveformLoopEnabled`, or nil to leave it out.
+    ///   - parameters: `EventParameters`, in order.
     public init(time: Double, type: AHAPEventType, duration: Double? = nil, waveformPath: String? = nil,
                 useVolumeEnvelope: Bool? = nil, loopEnabled: Bool? = nil, parameters: [Parameter] = []) {
         self.time = time
@@ -108,6 +137,8 @@ public struct AHAPEvent: Equatable, Sendable {
     }
 
     /// The value of the last parameter with this ID (the one a dictionary-based reader keeps).
+    /// - Parameter id: a `ParameterID`, e.g. `AHAPParameterID.hapticIntensity`.
+    /// - Returns: its value as written (not clamped), or nil when the event does not set it.
     public func parameter(_ id: String) -> Double? {
         parameters.last(where: { $0.id == id })?.value
     }
@@ -115,10 +146,17 @@ public struct AHAPEvent: Equatable, Sendable {
 
 /// A `Parameter` element: sets a dynamic parameter to a value at `time` (a step).
 public struct AHAPDynamicParameter: Equatable, Sendable {
+    /// `ParameterID` of a dynamic parameter (e.g. `HapticIntensityControl`).
     public var parameterID: String
+    /// `Time`, in seconds from the start of the pattern.
     public var time: Double
+    /// `ParameterValue`: the value from `time` on, until another element sets it.
     public var value: Double
 
+    /// - Parameters:
+    ///   - parameterID: the dynamic parameter.
+    ///   - time: `Time`, in seconds.
+    ///   - value: the value set.
     public init(parameterID: String, time: Double, value: Double) {
         self.parameterID = parameterID
         self.time = time
@@ -130,20 +168,31 @@ public struct AHAPDynamicParameter: Equatable, Sendable {
 public struct AHAPParameterCurve: Equatable, Sendable {
     /// One entry of `ParameterCurveControlPoints`. `time` is RELATIVE to the curve's `time`.
     public struct ControlPoint: Equatable, Sendable {
+        /// Seconds after the curve's own `time`.
         public var time: Double
+        /// The parameter's value at that point.
         public var value: Double
 
+        /// - Parameters:
+        ///   - time: seconds after the curve's start.
+        ///   - value: the value there.
         public init(time: Double, value: Double) {
             self.time = time
             self.value = value
         }
     }
 
+    /// `ParameterID` of the dynamic parameter the curve sets.
     public var parameterID: String
     /// Start of the curve in pattern time; control-point times count from here.
     public var time: Double
+    /// `ParameterCurveControlPoints`, in time order; Core Haptics plays at most 16.
     public var controlPoints: [ControlPoint]
 
+    /// - Parameters:
+    ///   - parameterID: the dynamic parameter.
+    ///   - time: the curve's start, in seconds.
+    ///   - controlPoints: the points, times relative to `time`.
     public init(parameterID: String, time: Double, controlPoints: [ControlPoint]) {
         self.parameterID = parameterID
         self.time = time

@@ -4,8 +4,10 @@ import TactusCore
 public struct AHAPDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where, as a JSON path like `Pattern[3].Event.Time`; empty for the whole file.
     public var path: String
+    /// What is wrong there, in words.
     public var message: String
 
+    /// The path and the message, on one line.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
@@ -18,8 +20,13 @@ public struct AHAPDecodingError: Error, Equatable, Sendable, CustomStringConvert
 /// A missing `Version` reads as 1.0; a missing `EventParameters` as an empty list.
 /// It never traps on malformed input: every failure is a thrown `AHAPDecodingError`.
 public struct AHAPDecoder: Sendable {
+    /// A decoder; it keeps no state between files.
     public init() {}
 
+    /// - Parameter data: the file's bytes (UTF-8 JSON).
+    /// - Returns: the document, element for element as the file holds it.
+    /// - Throws: an `AHAPDecodingError` naming the JSON path of the first shape error, or the
+    ///   JSON syntax error.
     public func decode(_ data: Data) throws -> AHAPDocument {
         let json: JSONValue
         do {

@@ -15,6 +15,7 @@ import TactusCore
 /// input before building a document, so only hand-built documents can hit it — and
 /// writing a silently "repaired" number into a haptic file would hide the bug.
 public struct AHAPEncoder: Sendable {
+    /// An encoder; it keeps no state between documents.
     public init() {}
 
     /// The decimals a time is written with (10 µs, far below what anyone can feel).
@@ -25,17 +26,23 @@ public struct AHAPEncoder: Sendable {
     public static let valueDecimals = 4
 
     /// A time exactly as it will read back from the file.
+    /// - Parameter time: a time in seconds.
+    /// - Returns: the time rounded to `timeDecimals` decimals.
     public static func roundedTime(_ time: Double) -> Double {
         JSONText.rounded(time, digits: timeDecimals)
     }
 
     /// A parameter value exactly as it will read back from the file.
+    /// - Parameter value: a parameter value.
+    /// - Returns: the value rounded to `valueDecimals` decimals.
     public static func roundedValue(_ value: Double) -> Double {
         JSONText.rounded(value, digits: valueDecimals)
     }
 
     /// The document as UTF-8 JSON, ending with a newline. Elements are appended one by one,
     /// so an hour-long pattern never exists as text twice over.
+    /// - Parameter document: a document whose numbers are all finite.
+    /// - Returns: the UTF-8 bytes.
     public func encode(_ document: AHAPDocument) -> Data {
         var data = Data()
         write(document) { data.append(contentsOf: $0.utf8) }
@@ -43,6 +50,8 @@ public struct AHAPEncoder: Sendable {
     }
 
     /// The document as JSON text, ending with a newline.
+    /// - Parameter document: a document whose numbers are all finite.
+    /// - Returns: the JSON text.
     public func encodeToString(_ document: AHAPDocument) -> String {
         var text = ""
         write(document) { text += $0 }
@@ -51,6 +60,10 @@ public struct AHAPEncoder: Sendable {
 
     /// The document as consecutive pieces of JSON text, for writing straight to a file
     /// without holding the whole text.
+    /// - Parameters:
+    ///   - document: a document whose numbers are all finite.
+    ///   - emit: receives the pieces in order; their concatenation is `encodeToString(document)`.
+    ///     An error it throws stops writing and is rethrown.
     public func write(_ document: AHAPDocument, to emit: (String) throws -> Void) rethrows {
         var out = "{\n"
         // Apple's examples write `1.0`; keep that look for the version.

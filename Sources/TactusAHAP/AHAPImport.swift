@@ -17,6 +17,9 @@ import TactusCore
 /// events, audio starting later than 0 s, and attack/decay/release shaping.
 public enum AHAPImport {
     /// The track, paired audio, metadata and warnings of `document`.
+    /// - Parameter document: a decoded AHAP, from any tool (values are clamped as Core Haptics clamps them).
+    /// - Returns: the track of felt values (0…1, times in seconds), the paired audio, the
+    ///   metadata and a warning for each element the track cannot hold.
     public static func imported(from document: AHAPDocument) -> ImportedHaptics {
         let evaluator = PatternEvaluator(document)
         var warnings: [FormatDiagnostic] = []

@@ -7,21 +7,36 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
 
     /// What was found; stable, for tools and tests (messages may be reworded).
     public enum Kind: String, Sendable {
+        /// Not JSON; a number too large for a Double; a value of the wrong JSON type; a required key missing; a key Core Haptics ignores; a key given twice.
         case invalidJSON, numberOutOfRange, wrongType, missingKey, unknownKey, duplicateKey
+        /// `Version` not 1.0; a `Pattern` entry not exactly one element; an `EventType` or `ParameterID` Core Haptics does not know; a value outside its range.
         case unsupportedVersion, elementShape, unknownEventType, unknownParameter, valueOutOfRange
+        /// A time before 0; a time past `AHAPWriter.maxTime`; a continuous event without `EventDuration`, or with one ≤ 0 or over 30 s.
         case negativeTime, timeTooLate, missingDuration, nonPositiveDuration, durationTooLong
+        /// An `AudioCustom` event without `EventWaveformPath`; its file missing; a path leaving the AHAP's folder.
         case missingWaveformPath, audioFileNotFound, waveformPathOutsideFolder
+        /// A curve without points, or with more than 16; point times going back; point times that look absolute rather than relative to the curve.
         case emptyCurve, tooManyControlPoints, decreasingControlPointTime, absoluteControlPointTimes
+        /// A haptic event without intensity or sharpness; a transient played scaled by the intensity control or shifted by the sharpness control.
         case missingParameter, transientScaledByControl, transientSharpnessShiftedByControl
+        /// A control still non-neutral when a later event starts; a control left non-neutral after the last event.
         case controlLeaksIntoLaterEvents, controlLeftSetAfterLastEvent
     }
 
+    /// Error (Core Haptics refuses or plays it wrongly) or warning.
     public var severity: Severity
+    /// What was found.
     public var kind: Kind
     /// JSON path such as `Pattern[3].Event.EventDuration`; empty for the whole file.
     public var location: String
+    /// What is wrong, in words.
     public var message: String
 
+    /// - Parameters:
+    ///   - severity: error or warning.
+    ///   - kind: what was found.
+    ///   - location: the JSON path, or empty for the whole file.
+    ///   - message: what is wrong, in words.
     public init(severity: Severity, kind: Kind, location: String, message: String) {
         self.severity = severity
         self.kind = kind
@@ -34,18 +49,23 @@ public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {
         FormatDiagnostic(severity: severity, kind: kind.rawValue, location: location, message: message)
     }
 
+    /// The finding on one line.
     public var description: String { formatDiagnostic.description }
 }
 
 /// All findings for one file.
 public struct AHAPValidationReport: Equatable, Sendable, CustomStringConvertible {
+    /// The findings, in file order.
     public var diagnostics: [AHAPDiagnostic]
 
+    /// - Parameter diagnostics: the findings.
     public init(diagnostics: [AHAPDiagnostic]) {
         self.diagnostics = diagnostics
     }
 
+    /// Findings of severity error.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+    /// Findings of severity warning.
     public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
     /// True when there is no error (warnings allowed).
     public var isValid: Bool { errorCount == 0 }
@@ -73,11 +93,14 @@ public struct AHAPValidator: Sendable {
     /// How far a transient may play from its written values before it is worth a warning.
     public static let transientTolerance = 0.01
 
+    /// - Parameter baseDirectory: where `EventWaveformPath` is looked for; nil skips that check.
     public init(baseDirectory: URL? = nil) {
         self.baseDirectory = baseDirectory
     }
 
     /// Validates a file on disk, resolving audio paths next to it unless `baseDirectory` is set.
+    /// - Parameter url: the AHAP file, read within `AHAPLimits.maxFileBytes`.
+    /// - Returns: the findings; a file that cannot be read is one `invalidJSON` error.
     public func validate(contentsOf url: URL) -> AHAPValidationReport {
         let data: Data
         do { data = try InputFile.contents(of: url, maxBytes: AHAPLimits.maxFileBytes) } catch {
@@ -89,12 +112,17 @@ public struct AHAPValidator: Sendable {
         return validator.validate(data)
     }
 
+    /// Validates bytes already read, resolving audio paths against `baseDirectory`.
+    /// - Parameter data: the file's bytes.
+    /// - Returns: the findings.
     public func validate(_ data: Data) -> AHAPValidationReport {
         inspect(data).report
     }
 
     /// Validates and decodes in one reading of the file: the findings, and the pattern when
     /// its shape can be decoded at all (files with value errors still play, clamped).
+    /// - Parameter data: the file's bytes.
+    /// - Returns: the findings, and the document (nil when its shape cannot be decoded).
     public func inspect(_ data: Data) -> (report: AHAPValidationReport, document: AHAPDocument?) {
         var check = Checker(baseDirectory: baseDirectory)
         let json: JSONValue

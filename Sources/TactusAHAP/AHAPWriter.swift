@@ -30,6 +30,7 @@ import TactusCore
 ///
 /// Output is sorted by time (at equal times: audio, curves, continuous events, transients).
 public struct AHAPWriter: Sendable {
+    /// What the writer adds around the track: paired audio, metadata, ramp length.
     public struct Options: Equatable, Sendable {
         /// Audio file name relative to the AHAP file; nil writes a haptics-only pattern.
         public var audioFileName: String?
@@ -46,6 +47,12 @@ public struct AHAPWriter: Sendable {
         /// `rampDuration` unless set (also `AHAPFormat`'s `rampMs` default).
         public static let defaultRampDuration = 0.005
 
+        /// - Parameters:
+        ///   - audioFileName: the paired audio's name relative to the AHAP, or nil.
+        ///   - audioVolume: the audio event's `AudioVolume`, 0…1.
+        ///   - useVolumeEnvelope: the audio event's `EventWaveformUseVolumeEnvelope`.
+        ///   - metadata: `Metadata` entries, in order.
+        ///   - rampDuration: the ramps' length in seconds, 0.001…1.
         public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
                     metadata: [MetadataEntry] = [], rampDuration: Double = defaultRampDuration) {
             self.audioFileName = audioFileName
@@ -65,6 +72,7 @@ public struct AHAPWriter: Sendable {
         /// An option outside its range.
         case invalidOption(String)
 
+        /// The error as one line's reason.
         public var description: String {
             switch self {
             case .invalidNumber(let location): return "a number that is not finite, or a time past \(JSONText.shortest(AHAPWriter.maxTime)) s, at \(location)"
@@ -77,17 +85,28 @@ public struct AHAPWriter: Sendable {
     /// Latest time accepted, in seconds (about three years; keeps time arithmetic exact).
     public static let maxTime = 1e8
 
+    /// Paired audio, metadata and ramp length.
     public var options: Options
 
+    /// - Parameter options: paired audio, metadata and ramp length.
     public init(options: Options = Options()) {
         self.options = options
     }
 
     /// The encoded file (see `AHAPEncoder`).
+    /// - Parameter track: the track to write (values 0…1, times in seconds).
+    /// - Returns: the AHAP's UTF-8 bytes.
+    /// - Throws: a `WriteError` for a non-finite number or a time past `maxTime`,
+    ///   overlapping regions, or an option out of range.
     public func data(for track: HapticTrack) throws -> Data {
         AHAPEncoder().encode(try document(for: track))
     }
 
+    /// The track laid out as an AHAP document (rounded as the encoder writes it).
+    /// - Parameter track: the track to write (values 0…1, times in seconds).
+    /// - Returns: the document, elements sorted by time.
+    /// - Throws: a `WriteError` for a non-finite number or a time past `maxTime`,
+    ///   overlapping regions, or an option out of range.
     public func document(for track: HapticTrack) throws -> AHAPDocument {
         try check(track)
         // Sorted by time; transients at one time keep the track's order.

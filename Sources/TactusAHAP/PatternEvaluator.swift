@@ -39,18 +39,23 @@ public struct PatternEvaluator: Sendable {
     public struct Transient: Equatable, Sendable {
         /// Index of the event in `Pattern`.
         public var patternIndex: Int
+        /// `Time`, in seconds.
         public var time: Double
-        /// `EventIntensity` and `EventSharpness` as written (clamped to 0…1).
+        /// `EventIntensity` as written, clamped to 0…1.
         public var eventIntensity: Double
+        /// `EventSharpness` as written, clamped to 0…1.
         public var eventSharpness: Double
-        /// Control values at the transient's instant.
+        /// `HapticIntensityControl` at the transient's instant.
         public var intensityControl: Double
+        /// `HapticSharpnessControl` at the transient's instant.
         public var sharpnessControl: Double
 
         /// The intensity felt: event intensity × intensity control.
         public var effectiveIntensity: Double { clampUnit(eventIntensity * intensityControl) }
 
         /// The sharpness felt under one reading of the sharpness control.
+        /// - Parameter reading: what the sharpness control is taken to act on.
+        /// - Returns: the sharpness felt, 0…1.
         public func effectiveSharpness(_ reading: SharpnessReading) -> Double {
             switch reading {
             case .continuousOnly: return eventSharpness
@@ -61,12 +66,15 @@ public struct PatternEvaluator: Sendable {
 
     /// The state of the pattern at one instant of a regular grid.
     public struct Sample: Equatable, Sendable {
+        /// The grid time, in seconds.
         public var time: Double
         /// Continuous haptic intensity felt, 0 when no continuous event plays.
         public var continuousIntensity: Double
         /// Continuous haptic sharpness felt, nil when no continuous event plays.
         public var continuousSharpness: Double?
+        /// `HapticIntensityControl` at this instant (1 when unset).
         public var intensityControl: Double
+        /// `HapticSharpnessControl` at this instant (0 when unset).
         public var sharpnessControl: Double
     }
 
@@ -87,7 +95,9 @@ public struct PatternEvaluator: Sendable {
         var sharpness: Double
     }
 
+    /// `HapticIntensity` of a haptic event that does not set it.
     public static let assumedIntensity = 1.0
+    /// `HapticSharpness` of a haptic event that does not set it.
     public static let assumedSharpness = 0.5
 
     /// Sources per dynamic parameter ID, sorted by start (ties in pattern order).
@@ -100,6 +110,7 @@ public struct PatternEvaluator: Sendable {
     /// When the last haptic event ends (0 for a pattern without haptics).
     public let hapticEndTime: Double
 
+    /// - Parameter document: any decoded AHAP; out-of-range values are clamped as Core Haptics clamps them.
     public init(_ document: AHAPDocument) {
         var sources: [String: [ControlSource]] = [:]
         var continuous: [Continuous] = []
@@ -161,6 +172,11 @@ public struct PatternEvaluator: Sendable {
     }
 
     /// The value of dynamic parameter `id` at `t`, clamped to its range.
+    /// - Parameters:
+    ///   - id: a dynamic parameter ID (`AHAPParameterID`).
+    ///   - t: the time, in seconds.
+    /// - Returns: the value at `t`: the latest started curve or `Parameter`, its last value held, or
+    ///   the neutral value before any.
     public func controlValue(_ id: String, at t: Double) -> Double {
         guard let source = source(id, at: t) else { return AHAPParameterID.neutralValue(of: id) }
         let value = source.shape.value(at: t)
@@ -199,11 +215,15 @@ public struct PatternEvaluator: Sendable {
     }
 
     /// Whether a `HapticContinuous` event plays at `t`.
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: true inside any `HapticContinuous` event.
     public func continuousPlays(at t: Double) -> Bool {
         !activeContinuous(at: t).isEmpty
     }
 
     /// Continuous haptic intensity felt at `t` (0 when no continuous event plays).
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the strongest playing event's intensity × the intensity control, 0…1.
     public func continuousIntensity(at t: Double) -> Double {
         let active = activeContinuous(at: t)
         guard let strongest = active.map(\.intensity).max() else { return 0 }
@@ -211,6 +231,8 @@ public struct PatternEvaluator: Sendable {
     }
 
     /// Continuous haptic sharpness felt at `t` (nil when no continuous event plays).
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the sharpness felt, 0…1, or nil.
     public func continuousSharpness(at t: Double) -> Double? {
         let active = activeContinuous(at: t)
         guard let sharpest = active.map(\.sharpness).max() else { return nil }
@@ -221,6 +243,11 @@ public struct PatternEvaluator: Sendable {
     /// end of the last haptic event). Times are computed as `start + i × step`, not
     /// accumulated, so grids are reproducible. Empty for a non-positive or non-finite step;
     /// a grid of more than 100 million samples is a caller error and traps.
+    /// - Parameters:
+    ///   - step: seconds between samples, above 0.
+    ///   - start: the first time, in seconds.
+    ///   - end: the last time, in seconds; nil for `hapticEndTime`.
+    /// - Returns: the state at each grid time.
     public func samples(step: Double, from start: Double = 0, through end: Double? = nil) -> [Sample] {
         let last = end ?? hapticEndTime
         guard step > 0, step.isFinite, start.isFinite, last.isFinite, last >= start else { return [] }
