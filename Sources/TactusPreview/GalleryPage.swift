@@ -2,7 +2,9 @@ import TactusCore
 
 /// One file of a batch, as the gallery lists it.
 public struct GalleryRow: Equatable, Sendable {
+    /// Whether the file converted.
     public enum Status: Equatable, Sendable {
+        /// The file converted.
         case ok
         /// The file failed; the one-line reason.
         case failed(String)
@@ -10,12 +12,18 @@ public struct GalleryRow: Equatable, Sendable {
 
     /// What the row is called, e.g. the source's path relative to the batch's input folder.
     public var name: String
+    /// Converted, or failed with its reason.
     public var status: Status
     /// The batch's warnings about this file (e.g. the preview's and the validator's findings).
     public var warnings: [String]
     /// The file's preview, nil when none was made (e.g. it failed).
     public var preview: PreviewSummary?
 
+    /// - Parameters:
+    ///   - name: what the row is called.
+    ///   - status: converted, or failed with its reason.
+    ///   - warnings: the batch's warnings about the file.
+    ///   - preview: the file's preview, or nil.
     public init(name: String, status: Status, warnings: [String] = [], preview: PreviewSummary? = nil) {
         self.name = name
         self.status = status
@@ -30,6 +38,11 @@ public struct GalleryRow: Equatable, Sendable {
 public enum GalleryPage {
     /// Writes the gallery to `url` (`index.html` in the previews' folder, for `batch --preview`); links are relative to it.
     /// The committed page is recorded in `log`.
+    /// - Parameters:
+    ///   - rows: the files, in any order.
+    ///   - url: the page's path, staged and renamed into place.
+    ///   - log: records the committed page.
+    /// - Throws: a `FileError` when the page cannot be written.
     public static func write(rows: [GalleryRow], to url: URL, log: CommittedFiles) throws {
         let file = StagedFile(url)
         defer { file.discard() }

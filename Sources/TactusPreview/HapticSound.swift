@@ -6,6 +6,11 @@ public enum HapticSound {
     /// The sonified track at `sampleRate`, mono, from 0 s until its last tick has rung out
     /// (at least `PreviewRenderer.minimumDuration`).
     /// - Throws: a `FileError` naming `name` when the haptics run past `PreviewRenderer.maxDuration`.
+    /// - Parameters:
+    ///   - track: the track to sonify.
+    ///   - sampleRate: samples per second, in Hz.
+    ///   - name: the file the track came from, for the error.
+    /// - Returns: mono samples in −1…1.
     public static func samples(of track: HapticTrack, sampleRate: Double, name: String) throws -> [Float] {
         let playback = HapticPlayback(track)
         guard playback.endTime.isFinite, playback.endTime <= PreviewRenderer.maxDuration else {

@@ -29,10 +29,12 @@ public enum PreviewRenderer {
     /// - Parameters:
     ///   - file: the haptic file previewed.
     ///   - format: the readable format `file` is in (`HapticFormats.reader(for:)` finds it).
+    ///   - directory: the folder the outputs are written into.
     ///   - stem: base name of the outputs (default: the file's name without its last extension).
     ///   - protectedPaths: files that must never be replaced (the file and its sound always are).
     ///   - log: where the committed outputs are recorded, to be synced by the caller.
     ///   - soundCheck: checks what the file plays against its sound; its findings join the page's.
+    /// - Returns: what the preview shows, for the gallery and the batch report.
     /// - Throws: `FileError` naming the file or its sound: unreadable in its format, longer
     ///   than `maxDuration`, or an output that cannot be written.
     public static func render(file: URL, format: any HapticReadableFormat, into directory: URL,
@@ -71,6 +73,14 @@ public enum PreviewRenderer {
 
     /// What `render` reports for a preview already on disk, without writing or rendering
     /// anything: an incremental batch's gallery lists the files that were up to date too.
+    /// - Parameters:
+    ///   - file: the haptic file previewed.
+    ///   - format: the readable format `file` is in.
+    ///   - directory: the folder the preview was written into.
+    ///   - stem: base name of the outputs (default: the file's name without its last extension).
+    ///   - soundCheck: checks what the file plays against its sound, as `render` did.
+    /// - Returns: the summary `render` returned for the same file.
+    /// - Throws: `FileError` naming the file or its sound when either cannot be read.
     public static func summary(file: URL, format: any HapticReadableFormat, in directory: URL,
                                stem: String? = nil, soundCheck: SoundCheck? = nil) throws -> PreviewSummary {
         let (opened, audio, outputs, warnings) = try open(file, format, into: directory, stem: stem, soundCheck: soundCheck)

@@ -24,6 +24,7 @@ public struct PreviewSummary: Equatable, Sendable {
     /// The length the page states, in seconds: the sound's when the file has one, else where
     /// the last haptic ends.
     public var length: Double
+    /// Transients the file plays.
     public var transientCount: Int
     /// Seconds during which continuous haptics play.
     public var continuousSeconds: Double

@@ -6,11 +6,15 @@
 /// `maxBuckets` whatever the length, the result does not depend on the header's (possibly
 /// estimated) frame count, and the same samples always give the same outline.
 public struct WaveformEnvelope: Equatable, Sendable {
+    /// The lowest and highest sample of a run of frames, in −1…1.
     public struct Bucket: Equatable, Sendable {
+        /// The lowest sample.
         public var low: Float
+        /// The highest sample.
         public var high: Float
     }
 
+    /// The most buckets kept; even, at least 2.
     public let maxBuckets: Int
     private(set) var framesPerBucket = 1
     private(set) var buckets: [Bucket] = []
@@ -19,12 +23,15 @@ public struct WaveformEnvelope: Equatable, Sendable {
     private var filling = 0
 
     /// `maxBuckets` must be even and at least 2, so that merging halves the list exactly.
+    /// - Parameter maxBuckets: the most buckets kept.
     public init(maxBuckets: Int = 4096) {
         precondition(maxBuckets >= 2 && maxBuckets % 2 == 0)
         self.maxBuckets = maxBuckets
         buckets.reserveCapacity(maxBuckets + 1)
     }
 
+    /// Adds the next mono samples to the outline.
+    /// - Parameter samples: the next samples, in order.
     public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
         for sample in samples {
             if filling == 0 {
@@ -44,6 +51,8 @@ public struct WaveformEnvelope: Equatable, Sendable {
     /// The outline resampled to `count` equal columns over the whole duration (each the
     /// min/max of the buckets it covers, or of the one bucket under it when columns are
     /// finer than buckets), so a plot draws one point per pixel whatever the file's length.
+    /// - Parameter count: the columns wanted, e.g. the plot's width in pixels.
+    /// - Returns: `count` buckets, or none when `count` ≤ 0 or nothing was added.
     public func columns(_ count: Int) -> [Bucket] {
         guard count > 0, !buckets.isEmpty else { return [] }
         return (0..<count).map { column in
