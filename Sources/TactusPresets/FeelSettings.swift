@@ -52,6 +52,9 @@ public enum FeelSettings: TunablePart {
 
     /// The values the parts run with: `declared` (by section path, as resolved from the
     /// preset chain) with the `feel` section's controls applied by the formulas above.
+    /// - Parameter declared: every section's validated values, by section path.
+    /// - Returns: the same sections with the values the `feel` controls move changed by the
+    ///   formulas above; `declared` itself when it has no `feel` section.
     public static func effective(_ declared: [String: ParameterSet]) -> [String: ParameterSet] {
         guard let feel = declared[id] else { return declared }
         var sections = declared

@@ -21,9 +21,12 @@ public enum OutputSettings: TunablePart {
 /// The haptic formats Tactus ships, in the order `--format` lists them. Presets tune the ones
 /// that declare parameters, each in its own section `format.<id>` (`--set format.android.stepMs=5`).
 public enum BuiltInFormats {
+    /// The built-in formats in `--format` order: AHAP, `.haptic`, Android, pcm, dualsense, rumble.
     public static let all: [any HapticFormat.Type] = [AHAPFormat.self, HapticFileFormat.self, AndroidFormat.self,
                                                       PCMFormat.self, DualSenseFormat.self, RumbleFormat.self]
 
     /// The preset section holding `format`'s parameters.
+    /// - Parameter format: a format type.
+    /// - Returns: `format.<id>`.
     public static func sectionPath(_ format: any HapticFormat.Type) -> String { "format." + format.id }
 }

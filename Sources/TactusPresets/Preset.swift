@@ -4,30 +4,47 @@ import TactusMapping
 /// A preset problem, located by file and JSON path:
 /// `mine.json: mapping.intensity.gamma = 7 is outside 0.2…4`.
 public struct PresetError: Error, Equatable, CustomStringConvertible {
+    /// The preset file's name (or `--set`).
     public let file: String
+    /// What is wrong, with its JSON path, e.g. `mapping.intensity.gamma = 7 is outside 0.2…4`.
     public let message: String
 
+    /// - Parameters:
+    ///   - file: the preset file's name.
+    ///   - message: what is wrong, with its JSON path.
     public init(file: String, _ message: String) {
         self.file = file
         self.message = message
     }
 
+    /// `file: message`, on one line.
     public var description: String { "\(file): \(message)" }
 }
 
 /// One preset file as written: its own values only, before inheritance.
 public struct PresetFile: Equatable {
+    /// The `schemaVersion` this build reads and writes.
     public static let schemaVersion = 1
+    /// The keys a preset may hold besides its sections (and `$schema`).
     public static let topLevelKeys = ["schemaVersion", "name", "description", "extends"]
 
     /// Where it came from (a path, or `--set` for command-line overrides).
     public var source: String
+    /// The preset's name: its file name without `.json` unless it says otherwise.
     public var name: String
+    /// What the preset is for, in a sentence (`presets list` shows it).
     public var description: String
+    /// The parent preset, by name or by path relative to this file; nil for a root preset.
     public var extends: String?
     /// Values by section path, then parameter name. `onset.method` is stored as a choice.
     public var values: [String: [String: ParameterValue]]
 
+    /// - Parameters:
+    ///   - source: where it came from (a path, or `--set`).
+    ///   - name: the preset's name.
+    ///   - description: what it is for.
+    ///   - extends: the parent preset, or nil.
+    ///   - values: values by section path, then parameter name.
     public init(source: String, name: String, description: String = "", extends: String? = nil,
                 values: [String: [String: ParameterValue]] = [:]) {
         self.source = source
@@ -39,6 +56,11 @@ public struct PresetFile: Equatable {
 
     /// Parses a preset's JSON, checking its shape (keys and value types, not ranges: those
     /// depend on the resolved onset method and are checked when the chain is resolved).
+    /// - Parameters:
+    ///   - data: the file's bytes (JSON).
+    ///   - source: the file's path, for messages and relative `extends`.
+    /// - Returns: the file's own values.
+    /// - Throws: a `PresetError` naming the file and the JSON path of the first problem.
     public static func parse(_ data: Data, source: String) throws -> PresetFile {
         let fileName = FilePaths.lastComponent(source)
         let json: JSONValue

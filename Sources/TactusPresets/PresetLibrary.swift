@@ -7,17 +7,20 @@ import TactusMapping
 /// `/` or ending in `.json`) are read as they are; a parent named by a relative path is
 /// found relative to the child's folder.
 public struct PresetLibrary {
+    /// Folders searched for `<name>.json`, in order.
     public let directories: [URL]
     /// Presets served from memory by name (JSON text), found after every directory: the
     /// copies compiled into the tool, for a binary that runs without the Presets/ folder.
     public let builtIn: [String: String]
 
+    /// - Parameters:
+    ///   - directories: folders searched for `<name>.json`, in order.
+    ///   - builtIn: preset JSON texts by name, found after every directory.
     public init(directories: [URL], builtIn: [String: String] = [:]) {
         self.directories = directories
         self.builtIn = builtIn
     }
 
-    /// The shipped presets as compiled into the tool.
     /// The file the process runs: `/proc/self/exe` resolved on Linux (what `Bundle.main`
     /// gives there), `Bundle.main.executableURL` elsewhere; else the command line's name.
     public static var runningExecutable: URL {
@@ -31,6 +34,7 @@ public struct PresetLibrary {
         return URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
     }
 
+    /// The shipped presets as compiled into the tool, with no directory.
     public static let compiledIn = PresetLibrary(
         directories: [], builtIn: Dictionary(uniqueKeysWithValues: BuiltInPresets.files.map { ($0.name, $0.json + "\n") }))
 
@@ -40,6 +44,7 @@ public struct PresetLibrary {
     /// copies compiled into the tool.
     /// - Parameter executable: the running tool; by default the file the process runs (not
     ///   its name on the command line, which is relative when it was found through `PATH`).
+    /// - Returns: a library of the folders that hold a `default.json`, or `compiledIn`.
     public static func standard(executable: URL = runningExecutable)
         -> PresetLibrary {
         var dirs: [URL] = []
@@ -61,6 +66,8 @@ public struct PresetLibrary {
     /// a `$schema` reference from `folder`: a relative path, so a preset written there finds
     /// it (and keeps finding it when the tree moves as a whole); nil when no directory holds
     /// one (the compiled-in presets alone).
+    /// - Parameter folder: the folder a preset is about to be written into.
+    /// - Returns: the schema's path relative to `folder`, or nil.
     public func schemaReference(from folder: URL) -> String? {
         let schema = directories.map { $0.appendingPathComponent(PresetSchema.fileName) }
             .first { FileManager.default.fileExists(atPath: $0.path) }
@@ -71,6 +78,7 @@ public struct PresetLibrary {
 
     /// Where a preset's text comes from.
     public enum Location: Equatable {
+        /// A preset file on disk.
         case file(URL)
         /// One of `builtIn`, by name.
         case builtIn(String)
@@ -85,6 +93,7 @@ public struct PresetLibrary {
     }
 
     /// Names of the presets found, each once, sorted.
+    /// - Returns: every preset name in `directories` and `builtIn`, without `.json`.
     public func names() -> [String] {
         var names = Set(builtIn.keys)
         for dir in directories {
@@ -98,6 +107,11 @@ public struct PresetLibrary {
 
     /// Locates a preset by name or path. A parent named by a relative path is found relative
     /// to `base` (its child's folder); built-in presets name their parents by name.
+    /// - Parameters:
+    ///   - reference: a preset name, or a path (containing `/` or ending in `.json`).
+    ///   - base: the folder a relative path is resolved against; nil for the current directory.
+    /// - Returns: the file, or the built-in copy.
+    /// - Throws: a `PresetError` when no file or preset has that name (with the closest name as a hint).
     public func locate(_ reference: String, relativeTo base: URL? = nil) throws -> Location {
         if reference.contains("/") || reference.hasSuffix(".json") {
             let url = base.map { URL(fileURLWithPath: reference, relativeTo: $0) } ?? URL(fileURLWithPath: reference)
@@ -117,6 +131,9 @@ public struct PresetLibrary {
     }
 
     /// The text of a located preset.
+    /// - Parameter location: a location `locate` returned.
+    /// - Returns: the preset's bytes (at most 1 MiB for a file).
+    /// - Throws: a `PresetError` naming the file when it cannot be read.
     public func contents(of location: Location) throws -> Data {
         switch location {
         case .builtIn(let name):
@@ -133,6 +150,9 @@ public struct PresetLibrary {
 
     /// Loads a preset and its ancestors, root first; refuses cycles and missing parents. An
     /// ancestor that cannot be read is reported against the preset that extends it.
+    /// - Parameter reference: a preset name or path.
+    /// - Returns: the root ancestor first, the preset itself last.
+    /// - Throws: a `PresetError` for a preset or parent that cannot be found, read or parsed, or a cycle.
     public func chain(_ reference: String) throws -> [PresetFile] {
         var files: [PresetFile] = []
         var seen: [String] = []
@@ -163,6 +183,12 @@ public struct PresetLibrary {
     }
 
     /// Loads and resolves a preset with command-line overrides applied last.
+    /// - Parameters:
+    ///   - reference: a preset name or path.
+    ///   - overrides: `section.key=value` assignments (`--set`).
+    /// - Returns: the preset with every value validated.
+    /// - Throws: a `PresetError` for a chain that cannot be loaded, a malformed override, or a
+    ///   value unknown, of the wrong type or out of range.
     public func resolve(_ reference: String, overrides: [String] = []) throws -> ResolvedPreset {
         var files = try chain(reference)
         if !overrides.isEmpty { files.append(try PresetFile.overrides(overrides)) }

@@ -8,6 +8,11 @@ public enum PresetPrinter {
     /// A complete preset holding every parameter as declared (the `feel` controls and the
     /// values they move, not the values they make), in section order, ready to edit.
     /// - Parameter schema: the `$schema` reference, as the file's folder reaches the schema.
+    /// - Parameter preset: the resolved preset.
+    /// - Parameter name: the `name` written.
+    /// - Parameter description: the `description` written.
+    /// - Parameter extends: the parent written as `extends`, or nil for a self-contained preset.
+    /// - Returns: the JSON text, ending with a newline.
     public static func json(_ preset: ResolvedPreset, name: String, description: String,
                             extends: String? = nil, schema: String = PresetSchema.fileName) -> String {
         var values: [String: [String: ParameterValue]] = [PresetSections.onset: [PresetSections.methodKey: .choice(preset.onsetMethod.id)]]
@@ -22,6 +27,9 @@ public enum PresetPrinter {
     /// holds (only those), sections in `PresetSections` order and keys in their parts'
     /// order, onset keys as `method`'s (`onset.method` first when the file sets it).
     /// - Parameter schema: the `$schema` reference, as the file's folder reaches the schema.
+    /// - Parameter file: the values to write.
+    /// - Parameter method: the onset method whose parameters order the `onset` keys.
+    /// - Returns: the JSON text, ending with a newline.
     public static func json(_ file: PresetFile, method: any OnsetMethod.Type, schema: String = PresetSchema.fileName) -> String {
         var lines = ["{", "  \"$schema\": \(JSONText.quote(schema)),", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
                      "  \"name\": \(JSONText.quote(file.name)),", "  \"description\": \(JSONText.quote(file.description)),"]
@@ -58,6 +66,8 @@ public enum PresetPrinter {
     /// Every value in section order: `section.key = value    (origin)`, then, when the `feel`
     /// controls change it, `→ value (feel)`, what the part runs with; each followed by an
     /// indented line with the parameter's description and unit.
+    /// - Parameter preset: the resolved preset.
+    /// - Returns: the lines, without newlines.
     public static func listing(_ preset: ResolvedPreset) -> [String] {
         var rows: [(value: String, origin: String, help: String)] = [
             ("onset.method = \"\(preset.onsetMethod.id)\"", "(\(preset.origins["onset.method"] ?? "default"))", "Onset detection method: \(preset.onsetMethod.summary)"),

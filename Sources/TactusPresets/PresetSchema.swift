@@ -19,6 +19,9 @@ public enum PresetSchema {
     /// The annotation keyword listing a section's ordered pairs.
     public static let orderedPairsKeyword = "x-tactus-orderedPairs"
 
+    /// The JSON Schema (draft 2020-12) of a preset, from the parameter descriptors: every section,
+    /// key, type, range, default and ordered pair (`Presets/preset.schema.json` is this text).
+    /// - Returns: the schema's text.
     public static func json() -> String {
         var root: [(String, String)] = [
             ("$schema", JSONText.quote("https://json-schema.org/draft/2020-12/schema")),

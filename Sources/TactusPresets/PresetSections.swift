@@ -7,8 +7,11 @@ import TactusMapping
 /// `onset` is special: its `method` key selects an onset method by id, and its other keys
 /// are that method's parameters.
 public enum PresetSections {
+    /// One section: its path and the part's parameters.
     public struct Section {
+        /// The section's key path, e.g. `mapping.intensity`.
         public let path: String
+        /// What the part does, in a sentence (schema, `presets show`).
         public let summary: String
         /// Descriptors for this section; for `onset` they depend on the method.
         public let descriptors: (any OnsetMethod.Type) -> [ParameterDescriptor]
@@ -17,9 +20,12 @@ public enum PresetSections {
         public let orderedPairs: (any OnsetMethod.Type) -> [OrderedPair]
     }
 
+    /// The onset section's path.
     public static let onset = "onset"
+    /// The key in `onset` that selects the method by id.
     public static let methodKey = "method"
 
+    /// Every section, in the order presets are written and listed; built-in formats with parameters last.
     public static let all: [Section] = [
         fixed(FeelSettings.self),
         fixed(FrameSettings.self),
@@ -38,6 +44,8 @@ public enum PresetSections {
                 orderedPairs: { _ in [] })
     }
 
+    /// - Parameter path: a section path, e.g. `peaks`.
+    /// - Returns: the section, or nil when none has that path.
     public static func named(_ path: String) -> Section? {
         all.first { $0.path == path }
     }

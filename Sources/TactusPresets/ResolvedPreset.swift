@@ -5,10 +5,13 @@ import TactusMapping
 /// A preset with its inheritance chain and overrides applied, every value validated, and
 /// the origin of each value recorded. Built once per run; read-only afterwards.
 public struct ResolvedPreset {
+    /// The preset's name (the leaf file's).
     public let name: String
+    /// The preset's description (the leaf file's).
     public let description: String
     /// Files of the chain, the preset itself first, then its parents.
     public let chain: [String]
+    /// The onset method `onset.method` selects (SuperFlux by default).
     public let onsetMethod: any OnsetMethod.Type
     /// Validated parameters by section path, as the preset chain and overrides declare them
     /// (what `presets init` writes back and a saved preset holds).
@@ -24,6 +27,9 @@ public struct ResolvedPreset {
 
     /// Resolves `files` (root ancestor first, the preset itself, then command-line overrides
     /// last) in order: parameter default → method default → each file → overrides.
+    /// - Parameter files: the chain, root first, overrides last.
+    /// - Throws: a `PresetError` naming the file and `section.key` of a value unknown, of the
+    ///   wrong type, out of range or inverted against its pair; or when no preset is given.
     public init(resolving files: [PresetFile]) throws {
         guard let leaf = files.last(where: { $0.source != PresetFile.overrideSource }) else {
             throw PresetError(file: "preset", "no preset given")
@@ -106,23 +112,31 @@ public struct ResolvedPreset {
     }
 
     /// The values `section`'s part runs with (after the `feel` controls).
+    /// - Parameter section: a path from `PresetSections.all`; any other is a programming error.
+    /// - Returns: the values.
     public func parameters(_ section: String) -> ParameterSet {
         guard let set = sections[section] else { preconditionFailure("no preset section \(section)") }
         return set
     }
 
     /// `section`'s values as the preset declares them (before the `feel` controls).
+    /// - Parameter section: a path from `PresetSections.all`; any other is a programming error.
+    /// - Returns: the values.
     public func declaredParameters(_ section: String) -> ParameterSet {
         guard let set = declaredSections[section] else { preconditionFailure("no preset section \(section)") }
         return set
     }
 
+    /// The analysis sections as the analysis takes them.
+    /// - Returns: window, onset method, peaks, attack and centroid settings.
     public func analysisConfiguration() -> AnalysisConfiguration {
         AnalysisConfiguration(frame: parameters(FrameSettings.id), onsetMethod: onsetMethod,
                               onset: parameters(PresetSections.onset), peaks: parameters(PeakPicker.id),
                               attack: parameters(AttackLocator.id), centroid: parameters(CentroidAnalyzer.id))
     }
 
+    /// The mapping sections as a mapper.
+    /// - Returns: a mapper with the loudness, transient, intensity and sharpness values.
     public func mapper() -> HapticMapper {
         HapticMapper(loudness: parameters(LoudnessSettings.id), transients: parameters(TransientSettings.id),
                      intensity: parameters(IntensitySettings.id), sharpness: parameters(SharpnessSettings.id))
@@ -160,6 +174,11 @@ extension PresetFile {
     }
 
     /// Builds the override layer from `section.key=value` strings (`--set`, repeatable).
+    /// - Parameter assignments: `section.key=value` strings; `true`/`false` are flags, numbers
+    ///   numbers, anything else a choice (checked when the preset is resolved).
+    /// - Returns: a file with source `--set`, resolved after every file.
+    /// - Throws: a `PresetError` for an assignment that is not `section.key=value` or names
+    ///   an unknown section.
     public static func overrides(_ assignments: [String]) throws -> PresetFile {
         var file = PresetFile(source: overrideSource, name: overrideSource)
         for assignment in assignments {
