@@ -7,13 +7,26 @@ import TactusCore
 /// The analysis of one file as a designer reads it: per-frame features, the onsets found,
 /// and the threshold they had to beat. Deterministic text, JSON or CSV.
 public struct AnalysisReport {
+    /// The analysed file, as the user named it.
     public let file: String
+    /// The file's header: sample rate, channels, length.
     public let format: AudioFormat
+    /// Per-frame features and onsets, times in seconds.
     public let analysis: AnalysisResult
+    /// The track the preset maps the analysis to.
     public let track: HapticTrack
+    /// The resolved preset's name.
     public let presetName: String
+    /// The onset method's id.
     public let onsetMethod: String
 
+    /// - Parameters:
+    ///   - file: the analysed file, as the user named it.
+    ///   - format: its header.
+    ///   - analysis: the analysis of its samples.
+    ///   - track: the mapped track.
+    ///   - presetName: the preset's name.
+    ///   - onsetMethod: the onset method's id.
     public init(file: String, format: AudioFormat, analysis: AnalysisResult, track: HapticTrack,
                 preset: ResolvedPreset) {
         self.file = file
@@ -40,6 +53,9 @@ public struct AnalysisReport {
     /// The per-frame outputs reported: every output the analysis declares, in order.
     var columns: [FeatureDescriptor] { AnalysisSession.outputDescriptors }
 
+    /// The report as JSON: the file, the preset, each onset with its strength, threshold, level and
+    /// the transient made of it, and every declared per-frame output.
+    /// - Returns: the JSON text, ending with a newline.
     public func json() -> String {
         let f = analysis.features
         let count = f[LevelAnalyzer.output]?.count ?? 0
@@ -83,6 +99,9 @@ public struct AnalysisReport {
         """
     }
 
+    /// The onsets as CSV, one per line after a header: time (s), strength, threshold, level (dBFS),
+    /// the transient's intensity and sharpness (0…1).
+    /// - Returns: the CSV text.
     public func csv() -> String {
         var lines = ["onset_time,strength,threshold,level_db,intensity,sharpness"]
         for row in onsetRows {

@@ -11,10 +11,13 @@ public enum HapticFormats {
     /// The built-in formats (`BuiltInFormats.all`: a new built-in format is one line there).
     private static let registry = PartRegistry<any HapticFormat.Type>(builtIn: BuiltInFormats.all, id: { $0.id })
 
+    /// The formats Tactus ships (`BuiltInFormats.all`), in `--format` order.
     public static var builtIn: [any HapticFormat.Type] { registry.builtIn }
 
     /// The formats a preset asks for when the command names none (`output.formats`).
     /// - Throws: `FormatSelectionError` for an unknown id.
+    /// - Parameter preset: the resolved preset.
+    /// - Returns: the formats, each with the preset's `format.<id>` values.
     public static func select(for preset: ResolvedPreset) throws -> [any HapticFormat] {
         try select([preset.parameters(OutputSettings.id).choice(OutputSettings.formats)])
     }
@@ -22,6 +25,10 @@ public enum HapticFormats {
     /// `format` made anew with `preset`'s section for it (`format.<id>`), as every `Converter`
     /// makes its formats: presets and `--set format.android.stepMs=5` tune the built-in formats.
     /// Formats without a section (no parameters, or registered by a library user) are kept.
+    /// - Parameters:
+    ///   - format: a format, as selected.
+    ///   - preset: the preset whose `format.<id>` section tunes it.
+    /// - Returns: the same format made with the preset's values for it, or `format` itself.
     public static func configured(_ format: any HapticFormat, for preset: ResolvedPreset) -> any HapticFormat {
         let type = Swift.type(of: format)
         guard let parameters = preset.sections[BuiltInFormats.sectionPath(type)] else { return format }
@@ -32,15 +39,21 @@ public enum HapticFormats {
     public static var all: [any HapticFormat.Type] { registry.all }
 
     /// Makes a format of your own selectable by id; replaces one registered with the same id.
+    /// - Parameter format: the format's type; `--format` and presets name it by its `id`.
     public static func register(_ format: any HapticFormat.Type) { registry.register(format) }
 
     /// Removes a format registered with `register` (built-in formats stay).
+    /// - Parameter id: the registered format's id.
     public static func unregister(_ id: String) { registry.unregister(id) }
 
+    /// - Parameter id: a format id, as `--format` names it.
+    /// - Returns: the built-in or registered format with that id, or nil.
     public static func named(_ id: String) -> (any HapticFormat.Type)? { registry.named(id) }
 
     /// The readable format whose files end in `url`'s extension (case-insensitive), if any:
     /// the one that reads `url`.
+    /// - Parameter url: a file; only its name is looked at.
+    /// - Returns: the format, made with its default parameters, or nil.
     public static func reader(for url: URL) -> (any HapticReadableFormat)? {
         let name = url.lastPathComponent.lowercased()
         // Extensions first, so only formats a name could match are cast: each cast of a type
@@ -57,6 +70,8 @@ public enum HapticFormats {
     /// (`reader(for:)`).
     /// - Throws: `FileError` naming the file: no readable format for its extension, not a
     ///   regular file, too large, or not valid in its format (with the place).
+    /// - Parameter url: a haptic file in a readable format.
+    /// - Returns: the track it plays, its paired audio, metadata and the reader's warnings.
     public static func read(_ url: URL) throws -> ImportedHaptics {
         guard let reader = reader(for: url) else {
             throw FileError(file: url.path, reason: "is not a haptic file Tactus reads",
@@ -68,6 +83,8 @@ public enum HapticFormats {
     /// Formats with default parameters for a list of ids such as `["ahap", "haptic"]` (or
     /// `["ahap,haptic"]`), in the order given, without repeats.
     /// - Throws: `FormatSelectionError` for an unknown id, with the known ones.
+    /// - Parameter ids: format ids, each entry possibly comma-separated.
+    /// - Returns: the formats, with their default parameters.
     public static func select(_ ids: [String]) throws -> [any HapticFormat] {
         var seen: Set<String> = []
         var formats: [any HapticFormat] = []
@@ -84,9 +101,12 @@ public enum HapticFormats {
 
 /// An unknown (or empty) format id.
 public struct FormatSelectionError: Error, Equatable, CustomStringConvertible {
+    /// The id asked for.
     public let id: String
+    /// The ids that exist, in `--format` order.
     public let known: [String]
 
+    /// The unknown id and the known ones, on one line.
     public var description: String {
         (id.isEmpty ? "no output format given" : "unknown format \"\(id)\"")
             + " (one of \(known.joined(separator: ", "))"

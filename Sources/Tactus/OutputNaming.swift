@@ -8,6 +8,10 @@ import TactusCore
 /// name as the stem instead: `hit.wav.ahap` + `hit.wav`, `hit.ogg.ahap` + `hit.ogg.wav`.
 /// The rule depends only on the set of sources, so reruns name things the same way.
 public enum OutputNaming {
+    /// - Parameters:
+    ///   - sources: every source of the run.
+    ///   - outputDirectory: the folder a source's outputs go to.
+    /// - Returns: each source's stem.
     public static func stems(for sources: [URL], outputDirectory: (URL) -> URL) -> [URL: String] {
         var groups: [String: [URL]] = [:]
         for source in sources {

@@ -6,11 +6,16 @@ import TactusCore
 /// checked for staleness and made again (`tactus convert --preset-from OLD.ahap`, or any
 /// other readable format Tactus wrote).
 public struct PresetProvenance: Equatable {
+    /// The preset's name (`Preset`).
     public var presetName: String
+    /// The `--set` overrides, as sorted `section.key=value` (`PresetOverrides`).
     public var overrides: [String]
+    /// `ResolvedPreset.hash` of the values the conversion ran with (`PresetHash`).
     public var presetHash: String
+    /// `TactusVersion.current` of the tool that wrote the file (`ToolVersion`).
     public var toolVersion: String
 
+    /// The metadata keys the four values are recorded under.
     public static let keys = (preset: "Preset", overrides: "PresetOverrides", hash: "PresetHash", tool: "ToolVersion")
 
     /// The entry that names Tactus as the maker of a file it writes (`metadata(source:)`).
@@ -30,6 +35,7 @@ public struct PresetProvenance: Equatable {
         metadata.contains { $0 == maker || ($0.key == translatorKey && $0.value.hasPrefix(maker.value + " ")) }
     }
 
+    /// - Parameter preset: the preset a conversion runs with.
     public init(preset: ResolvedPreset) {
         presetName = preset.name
         overrides = preset.overrides
@@ -53,6 +59,8 @@ public struct PresetProvenance: Equatable {
     /// Reads the provenance of a haptic file written by Tactus, in any readable format
     /// (`HapticFormats.read`).
     /// - Throws: `FileError` naming the file: unreadable, or without Tactus's preset entries.
+    /// - Parameter file: a haptic file in a readable format.
+    /// - Returns: the recorded preset name, overrides, hash and tool version.
     public static func read(from file: URL) throws -> PresetProvenance {
         let metadata = try HapticFormats.read(file).metadata
         func value(_ key: String) -> String? { metadata.last { $0.key == key }?.value }
@@ -75,6 +83,10 @@ public struct PresetProvenance: Equatable {
     /// Resolves the same preset again and checks it still gives the recorded values.
     /// - Throws: `FileError` naming `file` (the file the provenance was read from) when what it
     ///   records no longer resolves or gives other values.
+    /// - Parameters:
+    ///   - library: where the preset is looked up by name.
+    ///   - file: the file the provenance was read from, for messages.
+    /// - Returns: the preset, with the recorded overrides applied.
     public func resolve(in library: PresetLibrary, file: URL) throws -> ResolvedPreset {
         let preset: ResolvedPreset
         do { preset = try library.resolve(presetName, overrides: overrides) } catch let error as PresetError {

@@ -8,39 +8,52 @@ import TactusCore
 /// paths relative, no timestamps or timings, so `--jobs 1` and `--jobs N` write the same bytes.
 /// Hidden so it does not travel with the AHAPs into an app bundle.
 public struct BatchManifest: Equatable, Sendable {
+    /// The manifest's name in the output folder (hidden).
     public static let fileName = ".tactus-manifest.json"
+    /// The `schemaVersion` this build reads and writes; any other is not used.
     public static let currentSchema = 1
 
+    /// What was written for one source, and from what.
     public struct Entry: Equatable, Sendable {
         /// `ContentHash` of the source's bytes when it was converted.
         public var contentHash: String
+        /// The preset's name.
         public var preset: String
+        /// `ResolvedPreset.hash` of the values used.
         public var presetHash: String
+        /// `TactusVersion.current` of the tool that converted it.
         public var toolVersion: String
         /// Fingerprints of the `BatchStep`s that ran after the conversion.
         public var steps: [String]
         /// Everything written for the source, relative to the output folder, sorted.
         public var outputs: [String]
+        /// Transients in the track.
         public var transients: Int
+        /// The source's length in seconds.
         public var durationSeconds: Double
     }
 
+    /// The manifest format's version.
     public var schemaVersion = Self.currentSchema
     /// Entries by source path relative to the input folder.
     public var files: [String: Entry] = [:]
 
+    /// - Parameter files: entries by source path relative to the input folder.
     public init(files: [String: Entry] = [:]) {
         self.files = files
     }
 
     /// Why a manifest cannot be used, as a clause for the warning that names it.
     public struct Unusable: Error {
+        /// Why, e.g. "it names a path outside its folder".
         public let reason: String
     }
 
     /// Reads the manifest in `folder`. A missing one is empty. One that is unreadable, from
     /// another version or names a path outside its folder is empty too, so everything is
     /// rebuilt and nothing it lists is pruned, and comes back as a warning to report.
+    /// - Parameter folder: the output folder.
+    /// - Returns: the manifest (empty when missing or unusable) and the warning for an unusable one.
     public static func load(from folder: URL) -> (BatchManifest, warning: String?) {
         let url = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return (BatchManifest(), nil) }
@@ -61,6 +74,7 @@ public struct BatchManifest: Equatable, Sendable {
     /// the outputs it lists: every source and output path must be `FilePaths.isPlainRelative`,
     /// so that it names a file inside its folder (no `..`, `.`, empty or absolute path).
     /// - Throws: `Unusable` when it is not one of this schema, or names a path that is not plain.
+    /// - Parameter json: the parsed manifest file.
     public init(_ json: JSONValue) throws(Unusable) {
         guard json["schemaVersion"]?.number == Double(Self.currentSchema), case .object(let members)? = json["files"] else {
             throw Unusable(reason: Self.foreign)
@@ -85,6 +99,7 @@ public struct BatchManifest: Equatable, Sendable {
     }
 
     /// The manifest as JSON text: keys sorted, one value per line.
+    /// - Returns: the UTF-8 bytes, ending with a newline.
     public func encoded() -> Data {
         let files = self.files.mapValues { entry in
             JSONValue.sortedObject([
@@ -101,6 +116,10 @@ public struct BatchManifest: Equatable, Sendable {
 
     /// Writes atomically into `folder`, and only when the bytes change, so a run that
     /// changed nothing leaves the manifest untouched too.
+    /// - Parameters:
+    ///   - folder: the output folder.
+    ///   - log: records the committed manifest.
+    /// - Throws: a `FileError` when it cannot be written.
     public func save(in folder: URL, log: CommittedFiles) throws {
         let url = folder.appendingPathComponent(Self.fileName)
         let data = encoded()

@@ -11,7 +11,9 @@ public struct BatchOptions {
     public var output: String
     /// The preset and `section.key=value` overrides for folders no `tactus.json` configures.
     public var preset = "default"
+    /// `section.key=value` overrides applied on top of `preset`.
     public var overrides: [String] = []
+    /// Which input files take part (`--include`, `--exclude`).
     public var filter = PathFilter()
     /// Files converted at once, each on its own thread with its own converter state.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -24,8 +26,13 @@ public struct BatchOptions {
     public var formats: [any HapticFormat]?
     /// Extra per-file work after each conversion (e.g. previews), in order.
     public var steps: [BatchStep] = []
+    /// Where presets are looked up by name.
     public var library = PresetLibrary.standard()
 
+    /// Options with the defaults above.
+    /// - Parameters:
+    ///   - input: the input folder, as the user wrote it.
+    ///   - output: the output folder, as the user wrote it.
     public init(input: String, output: String) {
         self.input = input
         self.output = output
@@ -46,12 +53,20 @@ public protocol BatchStep {
     /// Writes the step's outputs for one converted source (atomically, inside the output
     /// folder, each committed into `log`) and returns them, so the
     /// manifest tracks and prunes them with the source. Throwing fails the file.
+    /// - Parameters:
+    ///   - result: the source's conversion.
+    ///   - source: the source, with its paths.
+    ///   - log: records every file the step commits.
+    /// - Returns: the files written.
+    /// - Throws: any error; it fails the file with its message.
     func run(after result: ConversionResult, source: BatchSource, log: CommittedFiles) throws -> [URL]
 }
 
 /// A usage problem that stops a batch before it starts (exit 64 in the CLI).
 public struct BatchUsageError: Error, CustomStringConvertible {
+    /// What is wrong, on one line.
     public let message: String
 
+    /// The message.
     public var description: String { message }
 }

@@ -3,7 +3,9 @@ import TactusCore
 
 /// One source to convert (or to find up to date), with everything decided up front.
 public struct BatchJob {
+    /// The source file, with its paths.
     public let source: BatchSource
+    /// The preset for the source's folder (`tactus.json`, or the run's).
     public let preset: ResolvedPreset
     /// The source's folder mirrored under the output folder.
     public let outputFolder: URL
@@ -22,8 +24,11 @@ public struct BatchJob {
 /// The work of one batch run, decided before any file is converted: which sources, with
 /// which preset, under which names, and which files already failed.
 public struct BatchPlan {
+    /// What the run was asked to do.
     public let options: BatchOptions
+    /// The input folder, resolved.
     public let inputRoot: URL
+    /// The output folder, resolved (created by `init`).
     public let outputRoot: URL
     /// Longest audio first, so the last file to finish is a short one and workers end together.
     public let jobs: [BatchJob]
@@ -31,13 +36,18 @@ public struct BatchPlan {
     public let failures: [BatchFileOutcome]
     /// Problems not tied to one file: link loops, unreadable folders, bad `tactus.json`.
     public let problems: [FileError]
+    /// What the previous run wrote (empty when there was none or it is unusable).
     public let manifest: BatchManifest
+    /// Why the previous manifest was not used, or nil.
     public let manifestWarning: String?
     /// Every input file of the run: outputs never replace or delete one of these.
     public let protectedPaths: Set<String>
     let discovery: SourceDiscovery
 
     /// Walks the input folder and plans the run. Creates the output folder; writes nothing else.
+    /// - Parameter options: what the run is asked to do.
+    /// - Throws: a `BatchUsageError` for an input that is missing or not a folder, `jobs`
+    ///   below 1, or an output folder that cannot be created.
     public init(_ options: BatchOptions) throws {
         self.options = options
         inputRoot = options.inputURL
@@ -121,11 +131,15 @@ public struct BatchPlan {
     }
 
     /// A path below the input folder as messages and the report show it.
+    /// - Parameter relativePath: a path relative to the input folder.
+    /// - Returns: the path under the input folder as the user wrote it.
     public func displayInput(_ relativePath: String) -> String {
         discovery.display(relativePath)
     }
 
     /// A path below the output folder as messages and the report show it.
+    /// - Parameter relativePath: a path relative to the output folder.
+    /// - Returns: the path under the output folder as the user wrote it.
     public func displayOutput(_ relativePath: String) -> String {
         options.output.trimmingSuffix("/") + "/" + relativePath
     }
