@@ -25,8 +25,7 @@ public struct AnalysisReport {
     ///   - format: its header.
     ///   - analysis: the analysis of its samples.
     ///   - track: the mapped track.
-    ///   - presetName: the preset's name.
-    ///   - onsetMethod: the onset method's id.
+    ///   - preset: the preset it was analysed and mapped with.
     public init(file: String, format: AudioFormat, analysis: AnalysisResult, track: HapticTrack,
                 preset: ResolvedPreset) {
         self.file = file

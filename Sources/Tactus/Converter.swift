@@ -9,6 +9,7 @@ import TactusPresets
 public struct FormatOutput: Equatable {
     /// The format's id (`AHAPFormat.id`, …).
     public var formatID: String
+    /// The file written.
     public var url: URL
     /// Size of the file in bytes.
     public var bytes: Int
@@ -16,6 +17,7 @@ public struct FormatOutput: Equatable {
 
 /// What one conversion produced.
 public struct ConversionResult {
+    /// The input converted.
     public var source: URL
     /// One file per selected format, in the order the formats were given.
     public var outputs: [FormatOutput]
@@ -23,12 +25,15 @@ public struct ConversionResult {
     public var audio: URL?
     /// The source's audio format; nil for a translated haptic file.
     public var audioFormat: AudioFormat?
+    /// The track every format was written from (values 0…1, times in seconds).
     public var track: HapticTrack
     /// What a translation could not carry over or found doubtful in the source (empty for
     /// audio conversions).
     public var warnings: [FormatDiagnostic] = []
 
     /// The file written in the format with this id, if that format was selected.
+    /// - Parameter formatID: a format id, e.g. `ahap`.
+    /// - Returns: the file's URL, or nil.
     public func output(_ formatID: String) -> URL? {
         outputs.first { $0.formatID == formatID }?.url
     }
@@ -42,6 +47,7 @@ public struct ConversionResult {
 /// must be transcoded for Apple platforms, written to the paired WAV at the same time, so
 /// the haptics' audio holds exactly the samples that were analysed.
 public struct Converter {
+    /// The preset every conversion runs with.
     public let preset: ResolvedPreset
     /// The formats written for every input, in this order (output names `<stem>.<extension>`),
     /// each with the preset's parameters for it (`format.<id>`; `HapticFormats.configured`).
@@ -53,6 +59,10 @@ public struct Converter {
     /// Frames per decoded block: big enough to amortise calls, small enough to stay in cache.
     static let blockFrames = 4096
 
+    /// - Parameters:
+    ///   - preset: the resolved preset.
+    ///   - formats: the formats to write, at least one; each is remade with the preset's `format.<id>` values.
+    ///   - log: records every committed output; the caller syncs it.
     public init(preset: ResolvedPreset, formats: [any HapticFormat] = [AHAPFormat()], log: CommittedFiles) {
         precondition(!formats.isEmpty, "a conversion writes at least one format")
         self.preset = preset
@@ -62,6 +72,9 @@ public struct Converter {
     }
 
     /// Analyses a file without writing anything (for `tactus analyze`).
+    /// - Parameter input: an audio file, opened read-only.
+    /// - Returns: its header, its analysis and the track the preset maps it to.
+    /// - Throws: `FileError` naming `input`, with the reason and a hint.
     public func analyze(_ input: URL) throws -> (AudioFormat, AnalysisResult, HapticTrack) {
         do {
             let reader = try AudioFileReader(url: input)
@@ -84,6 +97,7 @@ public struct Converter {
     ///     `OutputNaming` gives same-stem sources distinct stems.
     ///   - protectedPaths: files that must never be replaced (every input of the run).
     /// - Throws: `FileError` naming `input`, with the reason and a hint.
+    /// - Returns: the files written, the paired audio and the track.
     public func convert(_ input: URL, to outputDirectory: URL? = nil, stem: String? = nil,
                         protectedPaths: Set<String> = []) throws -> ConversionResult {
 

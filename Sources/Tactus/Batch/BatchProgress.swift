@@ -3,19 +3,26 @@ import TactusCore
 /// What a person watching a batch sees: a bar redrawn in place on a terminal, or one plain
 /// line per converted file when the output goes to a log.
 public struct BatchProgress {
+    /// Files in the run.
     public let total: Int
+    /// Files finished so far (converted, up to date or failed).
     public private(set) var done = 0
     /// The file begun most recently, relative to the input folder.
     public private(set) var current = ""
     private let plan: BatchPlan
     private let started: ContinuousClock.Instant
 
+    /// - Parameters:
+    ///   - plan: the run.
+    ///   - started: when the run started, for the rate and the ETA.
     public init(plan: BatchPlan, started: ContinuousClock.Instant = .now) {
         self.plan = plan
         self.started = started
         total = plan.jobs.count
     }
 
+    /// Counts a finished file and remembers the file last begun.
+    /// - Parameter event: the runner's event.
     public mutating func record(_ event: BatchEvent) {
         switch event {
         case .began(let job): current = job.source.relativePath
@@ -25,6 +32,10 @@ public struct BatchProgress {
 
     /// `[#######-------------]  123/500  41.0 files/s  ETA 0:09  ui/click.wav`, at most
     /// `width` characters: a long path loses its start, so the file name stays readable.
+    /// - Parameters:
+    ///   - width: the terminal's width in characters.
+    ///   - now: the current time.
+    /// - Returns: the bar, without a newline.
     public func bar(width: Int, now: ContinuousClock.Instant = .now) -> String {
         let cells = 20
         let filled = total == 0 ? cells : cells * done / total
@@ -44,6 +55,8 @@ public struct BatchProgress {
 
     /// The log line for a finished file: converted files only (failures go to standard
     /// error, and a rerun should not list hundreds of up-to-date files).
+    /// - Parameter outcome: a finished file.
+    /// - Returns: the line, or nil for a file that was not converted.
     public func line(for outcome: BatchFileOutcome) -> String? {
         guard outcome.status == .converted, let ahap = outcome.outputs.first(where: { $0.hasSuffix(".ahap") }) else {
             return nil

@@ -35,6 +35,9 @@ public struct BatchReport {
     var warnings: [String]
     var orphans: [Orphan]
 
+    /// - Parameters:
+    ///   - result: what the run did.
+    ///   - plan: the run's plan, for paths and presets.
     public init(_ result: BatchResult, plan: BatchPlan) {
         let options = plan.options
         input = options.input
@@ -59,6 +62,7 @@ public struct BatchReport {
     }
 
     /// The report as JSON text: keys sorted, one value per line.
+    /// - Returns: the UTF-8 bytes, ending with a newline.
     public func encoded() -> Data {
         let strings = { (values: [String]) in JSONValue.array(values.map(JSONValue.string)) }
         let summary = JSONValue.sortedObject([
@@ -99,6 +103,9 @@ public struct BatchReport {
     /// so symbolic links, `..` and letter case disguise none of them.
     /// - Throws: `BatchUsageError` naming `path` and the reason; also when the report's folder
     ///   does not exist (it is not created), rather than after the whole run.
+    /// - Parameters:
+    ///   - path: the report's path, as the user wrote it.
+    ///   - plan: the run, whose inputs the report must not replace.
     public static func checkDestination(_ path: String, of plan: BatchPlan) throws(BatchUsageError) {
         // The folder as the kernel reaches it: `..` after a link leads out of the link's target.
         guard let folder = resolved(FilePaths.parent(of: path)) else {
@@ -142,6 +149,10 @@ public struct BatchReport {
 
     /// Writes the report atomically (a temporary file renamed into place), recorded in `log`.
     /// Check the path with `checkDestination` before the run.
+    /// - Parameters:
+    ///   - url: the report's path.
+    ///   - log: records the committed report.
+    /// - Throws: a `FileError` when it cannot be written.
     public func write(to url: URL, log: CommittedFiles) throws {
         let output = StagedFile(url.standardizedFileURL)
         try output.write(encoded())

@@ -2,7 +2,9 @@ import TactusCore
 
 /// What happened to one source file.
 public struct BatchFileOutcome {
+    /// What the run did with the file.
     public enum Status: String, Sendable {
+        /// Converted now; left as it was (its outputs match the source, preset and tool); could not be converted.
         case converted, upToDate, failed
         /// The run was stopped before this file started.
         case notStarted
@@ -10,11 +12,15 @@ public struct BatchFileOutcome {
 
     /// Path relative to the input folder.
     public let source: String
+    /// What the run did with the file.
     public var status: Status
     /// Outputs relative to the output folder (for up-to-date files: those already there).
     public var outputs: [String] = []
+    /// Why it failed; nil unless `status` is `.failed`.
     public var error: FileError?
+    /// Transients in its track, when it was converted or is up to date.
     public var transients: Int?
+    /// The source's length in seconds, when known.
     public var durationSeconds: Double?
     /// Wall time spent on the file (hashing, and converting when it was converted).
     public var seconds: Double = 0
@@ -53,14 +59,21 @@ public struct BatchOrphan: Sendable {
 
 /// Everything a batch run did, files in path order.
 public struct BatchResult {
+    /// Every source file, in path order.
     public var files: [BatchFileOutcome]
+    /// Problems not tied to one file (link loops, unreadable folders, bad `tactus.json`).
     public var problems: [FileError]
+    /// Outputs of sources that no longer exist, pruned or only reported.
     public var orphans: [BatchOrphan]
     /// Notes that are not failures (a manifest that could not be read).
     public var warnings: [String]
+    /// Whether the run was stopped before every file started.
     public var interrupted: Bool
+    /// The run's wall-clock time, in seconds.
     public var wallSeconds: Double
 
+    /// - Parameter status: a status.
+    /// - Returns: the files with that status.
     public func count(_ status: BatchFileOutcome.Status) -> Int {
         files.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
     }
@@ -70,6 +83,7 @@ public struct BatchResult {
         files.reduce(0) { $0 + ($1.status == .converted ? $1.durationSeconds ?? 0 : 0) }
     }
 
+    /// True when no file failed and no problem was found (exit 0).
     public var succeeded: Bool { count(.failed) == 0 && problems.isEmpty }
 
     /// One line: `12 converted, 3 up to date, 1 failed; 8.40 s of audio in 1.20 s (7.0× real time)`.

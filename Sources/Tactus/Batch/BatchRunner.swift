@@ -2,7 +2,9 @@ import TactusCore
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {
+    /// A worker started on this job.
     case began(BatchJob)
+    /// A file is done, whatever its outcome.
     case finished(BatchFileOutcome)
 }
 
@@ -17,6 +19,7 @@ public enum BatchEvent {
 /// afterwards is sorted, so the output tree does not depend on the number of jobs or on
 /// which worker finished first.
 public final class BatchRunner {
+    /// The run.
     public let plan: BatchPlan
     /// Every output the run commits, synced in the background and before the manifest is saved.
     public let log: CommittedFiles
@@ -26,6 +29,9 @@ public final class BatchRunner {
     /// Output folders of the jobs being converted now, by job index.
     private var inFlight: [Int: URL] = [:]
 
+    /// - Parameters:
+    ///   - plan: the run.
+    ///   - log: records every committed output.
     public init(plan: BatchPlan, log: CommittedFiles) {
         self.plan = plan
         self.log = log
@@ -34,6 +40,10 @@ public final class BatchRunner {
 
     /// Converts every job not yet up to date; returns when all are done or `stop` was
     /// requested and the files in progress have finished.
+    /// - Parameters:
+    ///   - stop: asks the run to stop early.
+    ///   - observer: receives each event, one at a time, on any thread.
+    /// - Returns: every file's outcome, orphans and problems; the manifest is saved.
     public func run(stop: BatchStop = BatchStop(), observer: @escaping (BatchEvent) -> Void = { _ in }) -> BatchResult {
         let started = ContinuousClock.now
         OutputTree.removeTemporaries(in: Set(plan.jobs.map(\.outputFolder)))
@@ -56,6 +66,7 @@ public final class BatchRunner {
 
     /// Abandons the files being converted: removes their temporaries and returns how many
     /// there were. For a second interrupt, just before the process exits.
+    /// - Returns: the files abandoned.
     public func abandon() -> Int {
         lock.lock()
         let folders = Set(inFlight.values), count = inFlight.count

@@ -22,11 +22,15 @@ public struct ContentHash {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
+    /// A hash of no bytes yet.
     public init() {
         pending.reserveCapacity(32)
     }
 
     /// Hashes a whole file, streaming it in chunks through one buffer (memory stays constant).
+    /// - Parameter url: a regular file.
+    /// - Returns: the digest as 16 lowercase hex digits.
+    /// - Throws: a `FileError` when the file cannot be opened or read.
     public static func of(fileAt url: URL) throws -> String {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(file: url.path, reason: "cannot be read") }
@@ -45,10 +49,14 @@ public struct ContentHash {
         return hash.hexDigest
     }
 
+    /// Adds bytes to the hash.
+    /// - Parameter data: the next bytes.
     public mutating func update(_ data: Data) {
         data.withUnsafeBytes { update($0) }
     }
 
+    /// Adds bytes to the hash.
+    /// - Parameter bytes: the next bytes.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
         var offset = 0
@@ -67,6 +75,7 @@ public struct ContentHash {
         pending.append(contentsOf: bytes[offset...])
     }
 
+    /// XXH64 of every byte added so far.
     public var digest: UInt64 {
         var h: UInt64
         if length >= 32 {
@@ -105,6 +114,7 @@ public struct ContentHash {
         return h
     }
 
+    /// `digest` as 16 lowercase hex digits.
     public var hexDigest: String {
         String(printf: "%016llx", digest)
     }

@@ -11,6 +11,7 @@ import TactusCore
 /// `set` takes the same `section.key` names as `--set`. See `FolderPresets` for how the
 /// files of nested folders combine.
 public struct FolderPresetFile: Equatable, Sendable {
+    /// The file's name in a folder of the input tree.
     public static let fileName = "tactus.json"
 
     /// Preset name, or an absolute path (relative paths are resolved against the folder).
@@ -18,12 +19,21 @@ public struct FolderPresetFile: Equatable, Sendable {
     /// Overrides by `section.key`, as `--set` text (`4`, `0.8`, `true`, `superflux`).
     public var overrides: [String: String]
 
+    /// - Parameters:
+    ///   - preset: a preset name or path, or nil to keep the enclosing folder's.
+    ///   - overrides: `section.key` → value text.
     public init(preset: String? = nil, overrides: [String: String] = [:]) {
         self.preset = preset
         self.overrides = overrides
     }
 
     /// Parses the file's JSON; the error message says what is wrong without naming the file.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - folder: the folder holding it, which a relative `preset` path is resolved against.
+    /// - Returns: the preset and overrides it sets.
+    /// - Throws: a `FolderPresetError` for invalid JSON, a repeated or unknown key, a value of
+    ///   the wrong type or a `set` name that is not `section.key`.
     public static func parse(_ data: Data, folder: URL) throws -> FolderPresetFile {
         let json: JSONValue
         do { json = try JSONReader.parse(data) } catch {
@@ -73,9 +83,14 @@ public struct FolderPresetFile: Equatable, Sendable {
 
 /// What is wrong with a `tactus.json`; `FolderPresets` adds the file's path.
 public struct FolderPresetError: Error, Equatable {
+    /// What is wrong, without the file's name.
     public let reason: String
+    /// What to do about it, or nil.
     public let hint: String?
 
+    /// - Parameters:
+    ///   - reason: what is wrong.
+    ///   - hint: what to do about it.
     public init(_ reason: String, hint: String? = nil) {
         self.reason = reason
         self.hint = hint

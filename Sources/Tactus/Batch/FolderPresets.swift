@@ -60,6 +60,8 @@ public final class FolderPresets {
     }
 
     /// The preset for files directly in `folder` (relative to the root, "" for the root).
+    /// - Parameter folder: a folder path relative to the input root.
+    /// - Returns: the resolved preset, or the error naming the `tactus.json` that cannot be used.
     public func preset(forFolder folder: String) -> Result<ResolvedPreset, FileError> {
         switch setting(folder) {
         case .usable(_, let preset): return .success(preset)

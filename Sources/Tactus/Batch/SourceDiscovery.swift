@@ -5,8 +5,11 @@ import TactusCore
 public struct BatchSource: Sendable {
     /// Path below the input folder, `/`-separated: `ui/click.wav`.
     public let relativePath: String
+    /// The file.
     public let url: URL
+    /// Its header, read when it was found.
     public let format: AudioFormat
+    /// Its size in bytes.
     public let byteCount: Int
 
     /// The folder below the input folder (`ui`, or "" at the top).
@@ -15,13 +18,17 @@ public struct BatchSource: Sendable {
 
 /// A file that looked like audio but cannot be converted, found while walking the tree.
 public struct RejectedFile {
+    /// Path below the input folder.
     public let relativePath: String
+    /// Why it cannot be converted.
     public let error: FileError
 }
 
 /// Everything `SourceDiscovery` found, in sorted path order.
 public struct SourceTree {
+    /// The audio files to convert.
     public var sources: [BatchSource] = []
+    /// Files with an audio extension that cannot be read.
     public var rejected: [RejectedFile] = []
     /// Folders and links that could not be walked (symbolic link loops, unreadable folders).
     public var problems: [FileError] = []
@@ -51,15 +58,23 @@ public struct SourceDiscovery {
         "w64", "rf64", "au", "snd", "m4a", "aac", "wma",
     ]
 
+    /// The input folder.
     public let root: URL
     /// How the root is shown in messages (the path as the user typed it).
     public let displayRoot: String
+    /// Which files and folders take part.
     public let filter: PathFilter
     /// A folder never to enter (the output folder), unless it is the root itself.
     public let skippedFolder: URL?
     /// Threads that open the files found, at least 1.
     public let jobs: Int
 
+    /// - Parameters:
+    ///   - root: the input folder.
+    ///   - displayRoot: the root as the user typed it.
+    ///   - filter: which files and folders take part.
+    ///   - skippedFolder: a folder never entered (the output folder).
+    ///   - jobs: threads that open the files found.
     public init(root: URL, displayRoot: String, filter: PathFilter = PathFilter(), skippedFolder: URL? = nil,
                 jobs: Int = 1) {
         self.root = root
@@ -69,6 +84,8 @@ public struct SourceDiscovery {
         self.jobs = max(1, jobs)
     }
 
+    /// Walks the tree once (links followed, loops reported) and opens every audio file found.
+    /// - Returns: the sources, the rejected files and the problems, in path order.
     public func discover() -> SourceTree {
         var tree = SourceTree()
         guard let rootID = FileID(path: root.path) else {
@@ -95,6 +112,8 @@ public struct SourceDiscovery {
     }
 
     /// The path shown in messages for a path below the root.
+    /// - Parameter relativePath: a path below the root.
+    /// - Returns: the path under `displayRoot`.
     public func display(_ relativePath: String) -> String {
         relativePath.isEmpty ? displayRoot : displayRoot.trimmingSuffix("/") + "/" + relativePath
     }
