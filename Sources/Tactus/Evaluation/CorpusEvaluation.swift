@@ -5,15 +5,20 @@ import TactusCore
 /// Scores a preset on an annotated set: transient timing against ground truth, and the
 /// continuous haptics against the audio's own envelope, file by file and per condition.
 public struct CorpusEvaluation {
+    /// One annotated file's scores.
     public struct FileResult {
+        /// The annotation: the sound, its condition and the onsets wanted.
         public var truth: GroundTruth
+        /// Times of the transients written, in seconds.
         public var detected: [Double]
+        /// What the written file plays against the sound's own envelope.
         public var fidelity: Fidelity
         /// AHAP control points written per second of audio (the cost of AHAP's encoding, the
         /// format evaluated).
         public var controlPointsPerSecond: Double
     }
 
+    /// The files that converted, in the annotations' order.
     public var files: [FileResult] = []
     /// The annotated sounds that did not convert, each naming its file and the reason.
     public var failures: [Error] = []
@@ -21,6 +26,10 @@ public struct CorpusEvaluation {
     /// Converts every annotated file with `preset` into an AHAP in a scratch folder and measures
     /// what it plays (`Fidelity`) and what it costs (its control points); a
     /// file that fails is recorded in `failures` and the rest are still scored.
+    /// - Parameters:
+    ///   - annotations: the annotated sounds (`GroundTruth.find(in:)`).
+    ///   - preset: the preset scored.
+    /// - Returns: the scores per file and the failures.
     public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) -> CorpusEvaluation {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tactus-evaluate-\(UUID().uuidString)", isDirectory: true)
@@ -47,20 +56,29 @@ public struct CorpusEvaluation {
         return evaluation
     }
 
+    /// Transient timing pooled over the files.
+    /// - Parameters:
+    ///   - tolerance: the largest |detected − annotated| that counts as a hit, in seconds.
+    ///   - condition: only files of this condition; nil for all.
+    /// - Returns: the pooled precision, recall and F-measure.
     public func onsetScore(tolerance: Double, condition: String? = nil) -> OnsetScore {
         files.filter { condition == nil || $0.truth.condition == condition }
             .reduce(OnsetScore.empty) { $0 + OnsetScore(detected: $1.detected, truth: $1.truth.onsets, tolerance: tolerance) }
     }
 
+    /// The conditions of the files scored, sorted.
     public var conditions: [String] { Array(Set(files.map(\.truth.condition))).sorted() }
 
     /// Mean of a per-file metric over the files where it is defined, and how many those are.
+    /// - Parameter metric: a file's value, or nil where it is undefined.
+    /// - Returns: the mean (0 when no file defines it) and the number of files averaged.
     public func mean(_ metric: (Fidelity) -> Double?) -> (value: Double, count: Int) {
         let values = files.compactMap { metric($0.fidelity) }
         return (values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count), values.count)
     }
 
     /// A plain-text report: the onset table per condition, then the envelope metrics.
+    /// - Returns: the report's text, lines ending with newlines.
     public func table() -> String {
         var lines = ["condition  files   P@25   R@25   F@25   F@50  med ms  p90 ms bias ms"]
         for condition in conditions + ["ALL"] {

@@ -17,8 +17,9 @@ public struct Fidelity {
     public var sharpnessPairs: [(sharpness: Double, logCentroid: Double)]
     /// The file's size per second of audio, bytes.
     public var bytesPerSecond: Double
-    /// The file's format's validator findings (AHAP's include transients a control scales).
+    /// Errors among the file's format's validator findings.
     public var validatorErrors: Int
+    /// Warnings among the validator's findings (AHAP's include transients a control scales).
     public var validatorWarnings: Int
     /// Findings of `HarmonyCheck` against the source audio.
     public var harmonyWarnings: Int
@@ -29,6 +30,7 @@ public struct Fidelity {
     ///   - reference: the sound's loudness and brightness.
     ///   - sound: where the sound is audible, for `HarmonyCheck`.
     /// - Throws: `FileError` naming the file when it cannot be read in its format.
+    /// - Returns: the file's correlations with the sound, its size and its findings.
     public static func measure(file: URL, format: any HapticReadableFormat, reference: ReferenceEnvelope,
                                sound: SoundActivity) throws -> Fidelity {
         let (data, imported) = try format.contents(of: file)

@@ -6,14 +6,21 @@ import TactusCore
 /// "onsets": [0.1234, …]}` (other keys are ignored). The bundled Corpus uses this format,
 /// and so can a studio's own reference set.
 public struct GroundTruth {
+    /// The annotated sound file.
     public let audio: URL
+    /// The set the sound belongs to (e.g. `clean`, `noisy`), for per-condition scores.
     public let condition: String
+    /// The onset times wanted, in seconds, sorted.
     public let onsets: [Double]
 
     /// Every annotation under `directory`, sorted by audio path, and every `.json` file there
     /// that is a broken one, each with the reason (annotations are outside data: a set handed
     /// over by someone else). A JSON object with neither `file` nor `onsets` is some other
     /// file and is passed over, as are hidden files.
+    /// - Parameter directory: the folder searched, recursively.
+    /// - Returns: the annotations and the refused files.
+    /// - Throws: nothing in practice: an annotation that cannot be read is refused (a `FileError`
+    ///   in `refused`), and a folder that cannot be listed holds no annotations.
     public static func find(in directory: URL) throws -> (annotations: [GroundTruth], refused: [FileError]) {
         var found: [GroundTruth] = []
         var refused: [FileError] = []

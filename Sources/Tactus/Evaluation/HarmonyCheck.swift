@@ -17,6 +17,7 @@ import TactusCore
 public enum HarmonyCheck {
     /// The stable names of the findings (`FormatDiagnostic.kind`).
     public enum Kind: String, CaseIterable, Sendable {
+        /// The four findings, as listed above.
         case patternLongerThanAudio, hapticsBeforeSound, continuousUnderSilence, transientWithoutAttack
     }
 
@@ -34,6 +35,10 @@ public enum HarmonyCheck {
 
     /// The findings for `track` played with the sound measured in `sound`, in this order:
     /// overlong haptics, leads, continuous haptics under silence, transients without attack.
+    /// - Parameters:
+    ///   - track: what the haptics play.
+    ///   - sound: where the sound is audible.
+    /// - Returns: the findings, each a warning.
     public static func check(_ track: HapticTrack, sound: SoundActivity) -> [FormatDiagnostic] {
         var findings: [FormatDiagnostic] = []
         let end = hapticEndTime(of: track)
@@ -65,6 +70,10 @@ public enum HarmonyCheck {
 
     /// `check(_:sound:)` against the audio file at `url`.
     /// - Throws: `AudioError` when the file cannot be opened or decoded.
+    /// - Parameters:
+    ///   - track: what the haptics play.
+    ///   - url: the sound file.
+    /// - Returns: the findings, each a warning.
     public static func check(_ track: HapticTrack, soundAt url: URL) throws -> [FormatDiagnostic] {
         check(track, sound: try SoundActivity.measure(url))
     }

@@ -21,9 +21,12 @@ public struct PlaybackComparison: Equatable, Sendable {
     /// compared add up to more than `maxSamples` of them (about 2.8 hours), so any file
     /// compares in bounded time.
     public static let step = 0.001
+    /// The most grid points one comparison takes.
     public static let maxSamples = 10_000_000
 
+    /// Transients the reference plays.
     public var referenceTransients: Int
+    /// Transients the candidate plays.
     public var candidateTransients: Int
     /// Transients paired within `matchWindow`.
     public var pairedTransients: Int

@@ -9,16 +9,26 @@ import TactusAudio
 /// loudest block. Brightness: log2 of the spectral centroid (20 Hz…20 kHz) of a 20 ms Hann
 /// frame centred on each block.
 public struct ReferenceEnvelope {
+    /// Block length and grid step, in seconds.
     public static let hopSeconds = 0.01
+    /// The span of levels below the loudest block that `loudness` maps onto 0…1, in dB.
     public static let rangeDb = 60.0
 
+    /// Per block, 0…1: the level over the `rangeDb` below the loudest block.
     public var loudness: [Double] = []
+    /// Per block, the RMS level in dBFS.
     public var levelDb: [Double] = []
+    /// Per block, log2 of the spectral centroid in Hz.
     public var logCentroid: [Double] = []
+    /// The audio's length in seconds.
     public var duration = 0.0
 
     /// An envelope from its measurements: `levelDb` and `logCentroid` per 10 ms block (the
     /// shorter list decides the count), the audio's length in seconds.
+    /// - Parameters:
+    ///   - levelDb: RMS level per block, in dBFS.
+    ///   - logCentroid: log2 of the centroid in Hz, per block.
+    ///   - duration: the audio's length in seconds.
     public init(levelDb: [Double], logCentroid: [Double], duration: Double) {
         let count = min(levelDb.count, logCentroid.count)
         self.levelDb = Array(levelDb.prefix(count))
@@ -28,6 +38,10 @@ public struct ReferenceEnvelope {
         loudness = self.levelDb.map { min(1, max(0, ($0 - loudest + Self.rangeDb) / Self.rangeDb)) }
     }
 
+    /// Measures an audio file in one streaming pass.
+    /// - Parameter url: the audio file.
+    /// - Returns: the envelope on the 10 ms grid.
+    /// - Throws: an `AudioError` when the file cannot be opened or decoded.
     public static func measure(_ url: URL) throws -> ReferenceEnvelope {
         let reader = try AudioFileReader(url: url)
         let sr = reader.format.sampleRate

@@ -23,6 +23,9 @@ public struct SoundActivity: Equatable, Sendable {
         /// Seconds from the file's start to the sound's first audible sample.
         public var time: Double
 
+        /// - Parameters:
+        ///   - silenceStart: where the silence before the sound began, in seconds.
+        ///   - time: the sound's first audible sample, in seconds.
         public init(silenceStart: Double, time: Double) {
             self.silenceStart = silenceStart
             self.time = time
@@ -38,6 +41,11 @@ public struct SoundActivity: Equatable, Sendable {
     /// Length of the audio in seconds.
     public var duration: Double
 
+    /// - Parameters:
+    ///   - levelDb: RMS level per 10 ms block, in dBFS.
+    ///   - peakDb: peak sample per block, in dBFS (as many as `levelDb`).
+    ///   - starts: every sound's start, in time order.
+    ///   - duration: the audio's length in seconds.
     public init(levelDb: [Double], peakDb: [Double], starts: [SoundStart], duration: Double) {
         self.levelDb = levelDb
         self.peakDb = peakDb
@@ -50,11 +58,15 @@ public struct SoundActivity: Equatable, Sendable {
     public var audibleLevelDb: Double { (peakDb.max() ?? -140) - SoundStarts.audibleBelowPeakDb }
 
     /// Whether block `k` holds an audible sample.
+    /// - Parameter k: a block index, 0 ..< `peakDb.count`.
+    /// - Returns: true when its peak reaches `audibleLevelDb`.
     public func isAudible(block k: Int) -> Bool { peakDb[k] >= audibleLevelDb }
 
     /// Measures the file at `url` in one streaming pass; memory grows only with the number of
     /// 10 ms blocks.
     /// - Throws: `AudioError` when the file cannot be opened or decoded.
+    /// - Parameter url: the audio file.
+    /// - Returns: the levels, peaks and starts of the file.
     public static func measure(_ url: URL) throws -> SoundActivity {
         var levels: BlockLevelMeter?
         var starts: SoundStarts?

@@ -3,6 +3,10 @@ import TactusCore
 /// Small statistics used by the evaluation: correlation and ranks.
 public enum Statistics {
     /// Pearson correlation; nil when either series is constant (correlation undefined).
+    /// - Parameters:
+    ///   - x: one series.
+    ///   - y: the other, as long (extra values of the longer are ignored).
+    /// - Returns: the correlation, −1…1, or nil (also for fewer than 3 pairs).
     public static func pearson(_ x: [Double], _ y: [Double]) -> Double? {
         let n = Double(min(x.count, y.count))
         guard n > 2 else { return nil }
@@ -18,11 +22,17 @@ public enum Statistics {
     }
 
     /// Spearman rank correlation (Pearson on average ranks).
+    /// - Parameters:
+    ///   - x: one series.
+    ///   - y: the other, as long.
+    /// - Returns: the rank correlation, −1…1, or nil when either series is constant.
     public static func spearman(_ x: [Double], _ y: [Double]) -> Double? {
         pearson(ranks(x), ranks(y))
     }
 
     /// Ranks from 1, ties sharing their average rank.
+    /// - Parameter values: any values.
+    /// - Returns: each value's rank, in the values' order.
     public static func ranks(_ values: [Double]) -> [Double] {
         let order = values.indices.sorted { values[$0] < values[$1] }
         var ranks = [Double](repeating: 0, count: values.count)
@@ -38,11 +48,17 @@ public enum Statistics {
     }
 
     /// The median (`TactusCore.median`), 0 for no values.
+    /// - Parameter values: any values.
+    /// - Returns: the median.
     public static func median(_ values: [Double]) -> Double {
         TactusCore.median(ofSorted: values.sorted()) ?? 0
     }
 
     /// The value below which `fraction` of the values lie (nearest rank).
+    /// - Parameters:
+    ///   - values: any values.
+    ///   - fraction: 0…1 (0.5 is about the median).
+    /// - Returns: the value at that rank, 0 for no values.
     public static func percentile(_ values: [Double], _ fraction: Double) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
