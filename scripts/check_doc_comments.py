@@ -119,11 +119,30 @@ def strip_code(lines):
     return out
 
 
+def attribute_start(lines, j):
+    """The first line of an attribute (`@Option(...)`, possibly over several lines) that ends
+    on line j, or None when line j ends no attribute."""
+    depth = 0
+    for k in range(j, max(-1, j - 12), -1):
+        text = lines[k].strip()
+        if not text or text.startswith("//"):
+            return None
+        depth += text.count(")") - text.count("(")
+        if depth == 0 and text.startswith("@"):
+            return k
+        if depth <= 0 and not text.startswith("@"):
+            return None
+    return None
+
+
 def doc_above(lines, index):
     """The doc comment directly above lines[index] (attribute lines skipped), or None."""
     j = index - 1
-    while j >= 0 and re.match(r"^\s*@\w+(\([^()]*\))?\s*$", lines[j]):
-        j -= 1
+    while j >= 0:  # attributes, each on one line or spread over several
+        start = attribute_start(lines, j)
+        if start is None:
+            break
+        j = start - 1
     doc = []
     if j >= 0 and lines[j].strip().endswith("*/"):
         while j >= 0:

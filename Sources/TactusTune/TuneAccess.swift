@@ -7,14 +7,18 @@
 /// - Every request carries the run's random token, in the `token` query item (the printed URL,
 ///   the page's own assets) or the `X-Tactus-Token` header (the page's requests).
 public struct TuneAccess: Sendable {
+    /// The request header that may carry the token (the page sends it there).
     public static let tokenHeader = "X-Tactus-Token"
+    /// The run's token; a request without it is refused.
     public let token: String
 
+    /// - Parameter token: the run's token (`makeToken()`).
     public init(token: String) {
         self.token = token
     }
 
     /// A fresh token: 32 random bytes from the system's generator, as hex.
+    /// - Returns: 64 lowercase hex digits.
     public static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in
@@ -27,8 +31,9 @@ public struct TuneAccess: Sendable {
     /// - Parameters:
     ///   - host: the `Host` header (nil when missing).
     ///   - origin: the `Origin` header (nil when missing).
-    ///   - token: the token the request carries (query item or header; nil when none).
+    ///   - given: the token the request carries (query item or header; nil when none).
     ///   - port: the port being served.
+    /// - Returns: the reason for a 403 answer, or nil.
     public func refusal(host: String?, origin: String?, token given: String?, port: Int) -> String? {
         let authority = "127.0.0.1:\(port)"
         guard host == authority else { return "Host must be \(authority)" }

@@ -9,11 +9,17 @@ import TactusPresets
 /// and a small JSON API over a `TuneSession`. Every request passes `TuneAccess` first; no
 /// request path names a file: sounds are addressed by index, assets are compiled in.
 public struct TuneServer: Sendable {
+    /// The sounds and presets the page works on.
     public let session: TuneSession
+    /// Who may talk to the server.
     public let access: TuneAccess
     /// The port asked for; 0 lets the system choose a free one.
     public let requestedPort: Int
 
+    /// - Parameters:
+    ///   - session: the sounds and presets served.
+    ///   - port: the port on 127.0.0.1; 0 lets the system choose.
+    ///   - token: the run's token.
     public init(session: TuneSession, port: Int, token: String = TuneAccess.makeToken()) {
         self.session = session
         access = TuneAccess(token: token)
@@ -24,6 +30,7 @@ public struct TuneServer: Sendable {
     /// SIGTERM; requests in progress are finished first.
     /// - Parameter onReady: called once listening, with the page's URL (token included).
     /// - Throws: when the port cannot be listened on.
+    /// - Parameter handlingSignals: whether SIGINT and SIGTERM stop the server.
     public func run(handlingSignals: Bool, onReady: @escaping @Sendable (String) -> Void) async throws {
         let served = ServedPort()
         let router = Router()
@@ -217,6 +224,7 @@ private struct Guard<Context: RequestContext>: RouterMiddleware {
 extension TuneServer {
     /// Serves on this thread until SIGINT or SIGTERM (for a command-line tool).
     /// - Returns: nil after a clean stop, else why it could not serve.
+    /// - Parameter onReady: called once listening, with the page's URL (token included).
     public func runBlocking(onReady: @escaping @Sendable (String) -> Void) -> (any Error)? {
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()

@@ -8,6 +8,7 @@ import TactusPreview
 /// their cached analyses, and what the page asks of them (tracks, sound, exports, saves,
 /// dropped sounds). Safe to call from any thread.
 public final class TuneSession: @unchecked Sendable {
+    /// The preset the run starts from.
     public let base: TuneBase
     /// Where exports go (`--output`), created when the first one is written.
     public let exportFolder: URL
@@ -23,6 +24,15 @@ public final class TuneSession: @unchecked Sendable {
     /// Opens and analyses every sound of `found` with the base preset (on up to `jobs`
     /// threads) and makes the run's temporary folder.
     /// - Returns: the session, and one error per sound that could not be read.
+    /// - Parameters:
+    ///   - found: the sounds named on the command line.
+    ///   - base: the starting preset.
+    ///   - library: where presets are looked up.
+    ///   - exportFolder: where exported haptic files go.
+    ///   - presetFolder: where new presets are saved.
+    ///   - jobs: threads that analyse the sounds, at least 1.
+    /// - Throws: a `FileError` when the temporary folder cannot be made, or a `PresetError` when
+    ///   the starting values do not resolve.
     public static func open(_ found: [FoundSound], base: TuneBase, library: PresetLibrary, exportFolder: URL,
                             presetFolder: URL, jobs: Int) throws -> (TuneSession, [FileError]) {
         let session = try TuneSession(base: base, library: library, exportFolder: exportFolder, presetFolder: presetFolder)
@@ -72,6 +82,7 @@ public final class TuneSession: @unchecked Sendable {
         try? FileManager.default.removeItem(at: temporaryFolder)
     }
 
+    /// Sounds in the run, dropped ones included.
     public var soundCount: Int { lock.withLock { sounds.count } }
 
     private func sound(_ index: Int) throws -> TuneSound {
@@ -91,6 +102,8 @@ public final class TuneSession: @unchecked Sendable {
 
     /// The run at a glance: the base, the starting values (as `--set` lines), the sounds with
     /// their outlines, the formats and the folders a `tactus.json` can be saved into.
+    /// - Returns: the state as the page reads it.
+    /// - Throws: a `PresetError` when the starting values do not resolve.
     public func state() throws -> JSONValue {
         let start = try startingPreset()
         let sounds = lock.withLock { self.sounds }
@@ -117,6 +130,9 @@ public final class TuneSession: @unchecked Sendable {
     }
 
     /// The knobs for `settings` (another onset method has other onset parameters).
+    /// - Parameter settings: the page's settings.
+    /// - Returns: each parameter's section, name, unit, range, default and current value.
+    /// - Throws: a `PresetError` when the settings do not resolve.
     public func parameters(_ settings: TuneSettings) throws -> JSONValue {
         let preset = try settings.resolve(on: base)
         return TuneParameters.json(method: preset.onsetMethod, values: preset)
@@ -125,6 +141,11 @@ public final class TuneSession: @unchecked Sendable {
     /// The tracks `settings` give for the sounds at `indices`, mapped from the cached analyses
     /// (analysed again only when the analysis settings differ from every cached one), with the
     /// preset JSON and `--set` lines that reproduce them.
+    /// - Parameters:
+    ///   - settings: the page's settings.
+    ///   - indices: the sounds, by index.
+    /// - Returns: per sound, the track; and the preset JSON and `--set` lines.
+    /// - Throws: a `TuneRequestError` for an unknown index, a `PresetError` for settings that do not resolve.
     public func render(_ settings: TuneSettings, sounds indices: [Int]) throws -> JSONValue {
         let preset = try settings.resolve(on: base)
         let key = TuneSound.analysisKey(preset)
@@ -158,12 +179,22 @@ public final class TuneSession: @unchecked Sendable {
     }
 
     /// The sound at `index`, mono, as WAV bytes.
+    /// - Parameter index: the sound's index.
+    /// - Returns: the WAV bytes, at the sound's sample rate.
+    /// - Throws: a `TuneRequestError` for an unknown index, a `FileError` for a sound longer
+    ///   than `TuneLimits.maxPlaybackSeconds` or one that cannot be decoded again.
     public func originalAudio(_ index: Int) throws -> Data {
         try sound(index).monoWAV()
     }
 
     /// What `settings`' haptics for the sound at `index` sound like (`HapticSound`, as
     /// `tactus preview` renders them), as WAV bytes at the sound's rate.
+    /// - Parameters:
+    ///   - settings: the page's settings.
+    ///   - index: the sound's index.
+    /// - Returns: the WAV bytes.
+    /// - Throws: a `TuneRequestError` for an unknown index, a `PresetError` for settings that do
+    ///   not resolve, a `FileError` when the haptics run too long to sonify.
     public func hapticAudio(_ settings: TuneSettings, sound index: Int) throws -> Data {
         let sound = try sound(index)
         guard sound.format.duration <= TuneLimits.maxPlaybackSeconds else { return try sound.monoWAV() }
@@ -177,6 +208,12 @@ public final class TuneSession: @unchecked Sendable {
     /// Converts the sound at `index` with `settings` into the export folder in `formats`,
     /// through `Converter` as `tactus convert` does.
     /// - Returns: the paths written.
+    /// - Parameters:
+    ///   - settings: the page's settings.
+    ///   - index: the sound's index.
+    ///   - ids: format ids, as `--format` takes them.
+    /// - Throws: a `TuneRequestError` for an unknown index, a `FormatSelectionError` for an unknown
+    ///   format, a `PresetError` or a `FileError` from the conversion.
     public func export(_ settings: TuneSettings, sound index: Int, formats ids: [String]) throws -> [String] {
         let sound = try sound(index)
         let preset = try settings.resolve(on: base)
@@ -200,6 +237,11 @@ public final class TuneSession: @unchecked Sendable {
 
     /// Writes `settings` as `target` says (staged, then renamed into place).
     /// - Returns: the path written.
+    /// - Parameters:
+    ///   - settings: the page's settings.
+    ///   - target: a new preset, the base preset's file, or a folder's `tactus.json`.
+    /// - Throws: a `FileError` when the file exists (for a new preset) or cannot be written, a
+    ///   `TuneRequestError` for a target that may not be written.
     public func save(_ settings: TuneSettings, to target: SaveTarget) throws -> String {
         let preset = try settings.resolve(on: base)
         let destination: URL
@@ -244,6 +286,7 @@ public final class TuneSession: @unchecked Sendable {
 
     /// The base preset's file when saving over it is allowed: a file the user named with
     /// `--preset PATH` or found by name, that is not one of the presets Tactus ships.
+    /// - Returns: the file, or nil when saving over the base is not allowed.
     public func overwritableBase() -> URL? {
         guard case .file(let url) = base.location else { return nil }
         let name = url.deletingPathExtension().lastPathComponent
@@ -257,6 +300,9 @@ public final class TuneSession: @unchecked Sendable {
     /// readable sound is removed again and refused with its reason).
     /// - Parameter name: the dropped file's own name, for display only (never a path).
     /// - Returns: the new sound's entry as `state()` lists it.
+    /// - Parameter bytes: the file's bytes (the server bounds the request's size).
+    /// - Throws: a `TuneRequestError` past `TuneLimits.maxDroppedSounds` (or `maxSounds`), a
+    ///   `FileError` naming `name` when the bytes cannot be written or are not a sound Tactus reads.
     public func add(_ bytes: Data, name: String) throws -> JSONValue {
         let number: Int = try lock.withLock {
             guard dropped < TuneLimits.maxDroppedSounds, sounds.count < TuneLimits.maxSounds else {
@@ -284,6 +330,7 @@ public final class TuneSession: @unchecked Sendable {
 
 /// A sound found on the command line, to be opened by `TuneSession.open`.
 public struct FoundSound: Sendable {
+    /// The sound file.
     public let url: URL
     /// The path as the user would recognise it.
     public let name: String
@@ -292,6 +339,10 @@ public struct FoundSound: Sendable {
 
     /// Files and folders as `tactus batch` finds them (`SourceDiscovery`): a folder walked
     /// recursively, a file taken as it is; what cannot be walked is returned as problems.
+    /// - Parameters:
+    ///   - paths: files and folders, as the user typed them.
+    ///   - jobs: threads that open the files found.
+    /// - Returns: the sounds in path order, and the problems.
     public static func find(_ paths: [String], jobs: Int) -> (sounds: [FoundSound], problems: [FileError]) {
         var sounds: [FoundSound] = []
         var problems: [FileError] = []

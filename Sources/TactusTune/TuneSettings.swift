@@ -7,14 +7,20 @@ import TactusPresets
 public struct TuneBase {
     /// As given with `--preset`: a name or a path.
     public let reference: String
+    /// Where its text came from.
     public let location: PresetLibrary.Location
     /// Its files, root first (`PresetLibrary.chain`), read once per run.
     public let chain: [PresetFile]
+    /// The base resolved, without the `--set` overrides.
     public let resolved: ResolvedPreset
     /// Overrides given with `--set`, the page's starting point (not part of the base).
     public let startingOverrides: [String: [String: ParameterValue]]
 
     /// - Throws: `PresetError` for a preset that cannot be found or resolved, or a bad `--set`.
+    /// - Parameters:
+    ///   - reference: `--preset`: a name or a path.
+    ///   - overrides: `--set` assignments, the page's starting point.
+    ///   - library: where the preset is looked up.
     public init(reference: String, overrides: [String], library: PresetLibrary) throws {
         self.reference = reference
         location = try library.locate(reference)
@@ -40,12 +46,16 @@ public struct TuneSettings: Equatable {
     /// Letters, digits, `-` and `_`, at most 64: a file name on every system.
     public static let namePattern = try! Regex("[A-Za-z0-9_-]{1,64}")
 
+    /// The name a saved preset takes (`namePattern`).
     public let name: String
     /// Values by section path, then key: only those that differ from the base.
     public let values: [String: [String: ParameterValue]]
 
     /// Reads `{"name": …, "set": {"section.key": value, …}}`, dropping values equal to the base's.
     /// - Throws: `TuneRequestError` naming the first bad member.
+    /// - Parameters:
+    ///   - json: the page's request body.
+    ///   - base: the run's base preset.
     public init(json: JSONValue, base: TuneBase) throws {
         guard case .string(let name)? = json["name"], (try? Self.namePattern.wholeMatch(in: name)) != nil else {
             throw TuneRequestError("name must be 1 to 64 letters, digits, - or _")
@@ -83,6 +93,8 @@ public struct TuneSettings: Equatable {
     }
 
     /// The preset file these settings are: it extends the base and holds only the differences.
+    /// - Parameter base: the run's base preset.
+    /// - Returns: a preset file named `name` whose `extends` names the base.
     public func file(extending base: TuneBase) -> PresetFile {
         PresetFile(source: name + ".json", name: name, description: "Tuned from \(base.resolved.name) with tactus tune.",
                    extends: base.extendsReference, values: values)
@@ -90,6 +102,8 @@ public struct TuneSettings: Equatable {
 
     /// The resolved preset, checked as a preset file would be (ranges, the method's keys).
     /// - Throws: `PresetError` naming the bad value.
+    /// - Parameter base: the run's base preset.
+    /// - Returns: the preset the settings make.
     public func resolve(on base: TuneBase) throws -> ResolvedPreset {
         try ResolvedPreset(resolving: base.chain + [file(extending: base)])
     }
@@ -103,6 +117,8 @@ public struct TuneSettings: Equatable {
 /// A request the page (or anything else) sent that cannot be served: answered with 400 and
 /// this one line.
 public struct TuneRequestError: Error, CustomStringConvertible {
+    /// The reason, on one line.
     public let description: String
+    /// - Parameter description: the reason, on one line.
     public init(_ description: String) { self.description = description }
 }
