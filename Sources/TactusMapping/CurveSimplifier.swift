@@ -24,12 +24,22 @@ public enum CurveSimplifier {
     /// The longest segment the search tries, in points.
     static let longestReach = 512
 
+    /// - Parameters:
+    ///   - points: the curve, times nondecreasing.
+    ///   - tolerance: how far in value (0…1 for intensity and sharpness) a dropped point may
+    ///     lie from the line between the kept points either side of it.
+    /// - Returns: a subset of `points`, the first and last always kept.
     public static func simplify(_ points: [HapticTrack.Point], tolerance: Double) -> [HapticTrack.Point] {
         simplify(count: points.count, tolerance: tolerance) { points[$0] }
     }
 
     /// The same over points made on demand: `point(i)` for `i` in `0..<count`, times
     /// nondecreasing.
+    /// - Parameters:
+    ///   - count: the number of points.
+    ///   - tolerance: how far in value a dropped point may lie from the simplified curve.
+    ///   - point: the point at an index; called more than once per index.
+    /// - Returns: the points kept, the first and last always among them.
     public static func simplify(count: Int, tolerance: Double,
                                 point: (Int) -> HapticTrack.Point) -> [HapticTrack.Point] {
         guard count > 2 else { return (0..<count).map(point) }

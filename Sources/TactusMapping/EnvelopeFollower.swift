@@ -7,18 +7,24 @@ public struct EnvelopeFollower {
     private let rise: Double
     private let fall: Double
 
+    /// - Parameters:
+    ///   - attackMs: the rise time constant, in ms (0 follows rises at once).
+    ///   - releaseMs: the fall time constant, in ms (0 follows falls at once).
+    ///   - stepSeconds: the time between values, in seconds.
     public init(attackMs: Double, releaseMs: Double, stepSeconds: Double) {
         rise = Self.coefficient(ms: attackMs, step: stepSeconds)
         fall = Self.coefficient(ms: releaseMs, step: stepSeconds)
     }
 
     /// Smooths in place, forwards in time.
+    /// - Parameter values: one value per step, replaced by the smoothed ones.
     public func smooth(_ values: inout [Float]) {
         smooth(&values, indices: values.indices)
     }
 
     /// Smooths forwards then backwards: no lag, for curves (like brightness) that should
     /// move exactly when the sound does rather than trail it.
+    /// - Parameter values: one value per step, replaced by the smoothed ones.
     public func smoothWithoutLag(_ values: inout [Float]) {
         smooth(&values, indices: values.indices)
         smooth(&values, indices: values.indices.reversed())

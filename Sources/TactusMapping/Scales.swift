@@ -3,16 +3,25 @@ import TactusCore
 /// Maps a level in dB onto 0…1: `floorDb` → 0, `ceilingDb` → 1, shaped by `gamma`
 /// (below 1 lifts quiet passages, above 1 keeps them lighter).
 public struct DecibelScale: Equatable, Sendable {
+    /// The level that maps to 0, in dB.
     public var floorDb: Double
+    /// The level that maps to 1, in dB (at least 0.1 dB above `floorDb`).
     public var ceilingDb: Double
+    /// The exponent applied to the linear position, above 0.
     public var gamma: Double
 
+    /// - Parameters:
+    ///   - floorDb: the level that maps to 0, in dB.
+    ///   - ceilingDb: the level that maps to 1, in dB; raised to `floorDb` + 0.1 when lower.
+    ///   - gamma: the shaping exponent, above 0.
     public init(floorDb: Double, ceilingDb: Double, gamma: Double) {
         self.floorDb = floorDb
         self.ceilingDb = max(ceilingDb, floorDb + 0.1)
         self.gamma = gamma
     }
 
+    /// - Parameter db: a level in dB.
+    /// - Returns: its position between floor and ceiling, clamped to 0…1, raised to `gamma`.
     public func callAsFunction(_ db: Double) -> Double {
         let x = (db - floorDb) / (ceilingDb - floorDb)
         return pow(min(1, max(0, x)), gamma)
@@ -22,14 +31,21 @@ public struct DecibelScale: Equatable, Sendable {
 /// Maps a frequency onto sharpness 0…1 on a logarithmic axis: `lowHz` → 0, `highHz` → 1,
 /// because pitch and brightness are perceived on log-frequency.
 public struct LogFrequencyScale: Equatable, Sendable {
+    /// The frequency that maps to 0, in Hz (at least 1).
     public var lowHz: Double
+    /// The frequency that maps to 1, in Hz (above `lowHz`).
     public var highHz: Double
 
+    /// - Parameters:
+    ///   - lowHz: the frequency that maps to 0, in Hz; raised to 1 when lower.
+    ///   - highHz: the frequency that maps to 1, in Hz; raised to 1.01 × `lowHz` when lower.
     public init(lowHz: Double, highHz: Double) {
         self.lowHz = max(1, lowHz)
         self.highHz = max(highHz, self.lowHz * 1.01)
     }
 
+    /// - Parameter hz: a frequency in Hz.
+    /// - Returns: its position on the log axis, clamped to 0…1 (0 for 0 Hz or below).
     public func callAsFunction(_ hz: Double) -> Double {
         guard hz > 0 else { return 0 }
         let x = log(hz / lowHz) / log(highHz / lowHz)
