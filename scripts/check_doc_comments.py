@@ -15,8 +15,9 @@ Rules, per public declaration:
       - `returns`: a func or subscript returning something other than Void/() /Never has
         no `- Returns:`;
       - `throws`: a `throws` declaration has no `- Throws:` (`rethrows` needs none).
-  * A member of a type or extension that declares conformances, named like a requirement of a
-    public protocol in Sources/ (same name and argument labels), needs no comment of its own:
+  * A member of a type or extension that declares conformances (or of an extension of the
+    protocol itself: its default implementations), named like a requirement of a public
+    protocol in Sources/ (same name and argument labels), needs no comment of its own:
     it implements that requirement, whose (checked) comment DocC shows for it. Its own
     comment, when it has one, needs no Parameters/Returns/Throws either.
   * A `ParameterDescriptor` constant (`static let x = ParameterDescriptor.number(...)`) needs
@@ -318,6 +319,9 @@ def check_file(path, collect=False):
                     head = re.sub(r"<[^<>]*>", "", head)
                 if ":" in head:
                     opened_conforms = set(re.findall(r"\w+", head.split(":", 1)[1]))
+                if keyword == "extension":  # an extension of a protocol implements its requirements
+                    extended = re.search(r"\bextension\s+(\w+)", head)
+                    opened_conforms |= {extended.group(1)} if extended else set()
                 if keyword == "protocol":
                     PARENTS[member_key(code, idx, keyword)] = opened_conforms
             opened_kind = (opened_kind, opened_conforms)

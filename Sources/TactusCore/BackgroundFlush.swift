@@ -12,6 +12,10 @@ public final class BackgroundFlush {
 
     private let log: CommittedFiles
 
+    /// Starts the thread at once.
+    /// - Parameters:
+    ///   - log: the run's log, synced while files are committed.
+    ///   - interval: seconds between passes.
     public init(log: CommittedFiles, interval: Double = 0.25) {
         self.log = log
         let nanoseconds = Int(interval * 1_000_000_000)
@@ -26,6 +30,7 @@ public final class BackgroundFlush {
 
     /// Stops the thread, syncs everything committed since its last pass and returns every
     /// failure of the run, in the order found.
+    /// - Returns: the failures, empty when everything reached the disk.
     public func finish() -> [FileError] {
         stop.signal()
         stopped.wait()

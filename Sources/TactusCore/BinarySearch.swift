@@ -3,6 +3,8 @@ extension RandomAccessCollection {
     /// `endIndex` if there is none; O(log n). The collection must already be partitioned by
     /// the predicate (every false before every true), as a sorted collection is by
     /// `{ $0 > x }` or `{ $0 >= x }`.
+    /// - Parameter belongsInSecondPartition: the predicate the collection is partitioned by.
+    /// - Returns: the first index of the second partition.
     @inlinable
     public func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Index {
         var low = startIndex

@@ -9,9 +9,11 @@ public final class CommittedFiles: @unchecked Sendable {
     private var paths: [String] = []
     private var seen: Set<String> = []
 
+    /// An empty log.
     public init() {}
 
     /// Notes a file that now stands under its final name.
+    /// - Parameter path: the file's final path.
     public func record(_ path: String) {
         lock.lock()
         defer { lock.unlock() }

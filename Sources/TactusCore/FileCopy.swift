@@ -16,6 +16,10 @@ public enum FileCopy {
     /// user-space buffer. Elsewhere, in blocks of `chunkSize` bytes.
     /// - Throws: `FileError` naming the source (unreadable) or the destination (cannot be
     ///   created or written), with the POSIX reason.
+    /// - Parameters:
+    ///   - source: the file read.
+    ///   - destination: the file written (created or truncated).
+    ///   - chunkSize: bytes per read, at least 1.
     public static func stream(from source: URL, to destination: URL, chunkSize: Int = 1 << 20) throws {
         let input = try InputFile.openRegular(source)
         defer { close(input) }

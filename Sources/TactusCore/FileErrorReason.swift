@@ -9,6 +9,8 @@ public enum FileErrorReason {
     /// there is one. Foundation keeps it under NSUnderlyingError — an NSError on Darwin, a
     /// `POSIXError` value on Linux, which an `as? NSError` cast misses — and its own text
     /// is only "The operation could not be completed".
+    /// - Parameter error: a file-system error from Foundation or the system.
+    /// - Returns: its reason in words, e.g. "permission denied".
     public static func describe(_ error: Error) -> String {
         #if canImport(FoundationEssentials)
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }

@@ -7,15 +7,26 @@ public struct FormatFindings: Sendable {
     /// Every finding so far, in the order found.
     public private(set) var all: [FormatDiagnostic] = []
 
+    /// No findings yet.
     public init() {}
 
     /// Whether any finding is an error.
     public var hasErrors: Bool { all.contains { $0.severity == .error } }
 
+    /// Adds an error: the file will not load, or will not play as written.
+    /// - Parameters:
+    ///   - kind: the finding's stable name.
+    ///   - location: the JSON path, or empty for the whole file.
+    ///   - message: what is wrong, in words.
     public mutating func error(_ kind: String, _ location: String, _ message: String) {
         all.append(FormatDiagnostic(severity: .error, kind: kind, location: location, message: message))
     }
 
+    /// Adds a warning: the file plays, but probably not as its author meant.
+    /// - Parameters:
+    ///   - kind: the finding's stable name.
+    ///   - location: the JSON path, or empty for the whole file.
+    ///   - message: what is wrong, in words.
     public mutating func warning(_ kind: String, _ location: String, _ message: String) {
         all.append(FormatDiagnostic(severity: .warning, kind: kind, location: location, message: message))
     }

@@ -26,6 +26,7 @@ public protocol HapticFormat: TunablePart, Sendable {
     static var encoding: HapticFileEncoding { get }
 
     /// Makes a writer from validated parameter values (`parameters` describes them).
+    /// - Parameter parameters: values of `parameters`, validated.
     init(parameters: ParameterSet)
 
     /// The endings (without the leading dot) of the files one conversion writes in this format
@@ -38,12 +39,21 @@ public protocol HapticFormat: TunablePart, Sendable {
     /// pattern is never held whole in memory).
     /// - Throws: when the track cannot be expressed in the format (a non-finite number, a
     ///   broken invariant); the message names what and where.
+    /// - Parameters:
+    ///   - track: the track (values 0…1, times in seconds).
+    ///   - context: paired audio, metadata and the sound.
+    ///   - emit: receives the text in order; an error it throws stops writing and is rethrown.
     func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws
 
     /// Writes the file ending in `ending` (one of `fileEndings`) as bytes, handed to `emit`
     /// piece by piece: what conversions call. For text formats it is the UTF-8 of
     /// `write(_:context:to:)`; binary formats and formats writing several files implement it.
     /// - Throws: as `write(_:context:to:)`.
+    /// - Parameters:
+    ///   - track: the track (values 0…1, times in seconds).
+    ///   - context: paired audio, metadata and the sound.
+    ///   - ending: which file, one of `fileEndings`.
+    ///   - emit: receives the bytes in order (valid only during the call).
     func write(_ track: HapticTrack, context: HapticWriteContext, file ending: String,
                bytes emit: (UnsafeRawBufferPointer) throws -> Void) throws
 }
@@ -70,6 +80,7 @@ extension HapticFormat {
 
 extension String {
     /// Hands the string's UTF-8 bytes to `body` (a native string's own storage, not a copy).
+    /// - Parameter body: receives the bytes, valid only during the call.
     public func withUTF8Bytes(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var text = self
         try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
@@ -97,6 +108,7 @@ public protocol HapticReadableFormat: HapticFormat {
     /// - Parameter data: the file's bytes, untrusted: any bytes must end in a value or a
     ///   thrown error in bounded time and memory.
     /// - Throws: `FormatReadError` naming the place when the file cannot be read at all.
+    /// - Returns: what the file plays, its paired audio, metadata and the reader's warnings.
     func read(_ data: Data) throws -> ImportedHaptics
 
     /// Checks a file against the format's own rules (what its players accept and how they
@@ -105,6 +117,7 @@ public protocol HapticReadableFormat: HapticFormat {
     ///   - data: the file's bytes, untrusted.
     ///   - baseDirectory: the folder relative file references are resolved against; nil skips
     ///     checks that need the file system.
+    /// - Returns: every finding, in file order; no error means the file is valid.
     func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
 }
 
@@ -116,6 +129,8 @@ extension HapticReadableFormat {
     /// The file at `url` read in this format: its bytes (for `validate`) and what it plays.
     /// - Throws: `FileError` naming the file: not a regular file, larger than `maxFileBytes`,
     ///   or not valid in this format (with the place).
+    /// - Parameter url: the haptic file.
+    /// - Returns: its bytes and what it plays.
     public func contents(of url: URL) throws -> (data: Data, haptics: ImportedHaptics) {
         let data = try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
         do { return (data, try read(data)) } catch {
@@ -144,6 +159,10 @@ public struct HapticWriteContext: Sendable {
     /// itself (DualSense's four-channel WAV); nil for a translated haptic file.
     public var sound: (any SoundSource)?
 
+    /// - Parameters:
+    ///   - pairedAudio: the audio the file names, or nil.
+    ///   - metadata: provenance entries, in order.
+    ///   - sound: the sound itself, for formats that carry it.
     public init(pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = [], sound: (any SoundSource)? = nil) {
         self.pairedAudio = pairedAudio
         self.metadata = metadata
@@ -161,6 +180,7 @@ public protocol SoundSource: Sendable {
     /// Decodes the whole sound, handing `body` interleaved frames, each sample −1…1 (valid only
     /// during the call), in order.
     /// - Throws: a decoding error, or what `body` throws.
+    /// - Parameter body: receives each block of interleaved samples.
     func decode(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws
 }
 
@@ -174,6 +194,10 @@ public struct PairedAudio: Equatable, Sendable {
     /// Whether the player may fade the audio in and out with its own volume envelope.
     public var useVolumeEnvelope: Bool
 
+    /// - Parameters:
+    ///   - fileName: the audio's path relative to the haptic file.
+    ///   - volume: playback volume, 0…1.
+    ///   - useVolumeEnvelope: whether the player may shape the audio's volume.
     public init(fileName: String, volume: Double = 1, useVolumeEnvelope: Bool = false) {
         self.fileName = fileName
         self.volume = volume
@@ -183,9 +207,14 @@ public struct PairedAudio: Equatable, Sendable {
 
 /// One key–value entry of a file's metadata, kept in order (files are read by people too).
 public struct MetadataEntry: Equatable, Sendable {
+    /// The entry's name, e.g. `Preset`.
     public var key: String
+    /// The entry's value, as text.
     public var value: String
 
+    /// - Parameters:
+    ///   - key: the entry's name.
+    ///   - value: its value.
     public init(key: String, value: String) {
         self.key = key
         self.value = value
@@ -195,6 +224,8 @@ public struct MetadataEntry: Equatable, Sendable {
 extension MetadataEntry {
     /// `entries` as a JSON object two spaces in, one entry a line, in order (`{}` when empty):
     /// the metadata of Tactus's own JSON formats.
+    /// - Parameter entries: the entries, in order.
+    /// - Returns: the object's text, without a trailing newline.
     public static func jsonObject(_ entries: [MetadataEntry]) -> String {
         entries.isEmpty ? "{}" : "{" + entries.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }
             .joined(separator: ",") + "\n  }"
@@ -213,6 +244,11 @@ public struct ImportedHaptics: Equatable, Sendable {
     /// the model cannot hold), with places.
     public var warnings: [FormatDiagnostic]
 
+    /// - Parameters:
+    ///   - track: what the file plays.
+    ///   - pairedAudio: the audio it names, or nil.
+    ///   - metadata: its metadata, in order.
+    ///   - warnings: what may not have been read as meant.
     public init(track: HapticTrack, pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = [],
                 warnings: [FormatDiagnostic] = []) {
         self.track = track
@@ -224,6 +260,7 @@ public struct ImportedHaptics: Equatable, Sendable {
 
 /// One finding about a file in some format, printable on one line.
 public struct FormatDiagnostic: Equatable, Sendable, CustomStringConvertible {
+    /// How serious a finding is.
     public enum Severity: String, Sendable {
         /// The file will not load, or will not play as written.
         case error
@@ -231,14 +268,21 @@ public struct FormatDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case warning
     }
 
+    /// Error or warning.
     public var severity: Severity
     /// A stable name of what was found, for tools and tests (messages may be reworded).
     public var kind: String
     /// Where in the file, as a JSON path such as `Pattern[3].Event.Time`; empty for the
     /// whole file.
     public var location: String
+    /// What is wrong, in words.
     public var message: String
 
+    /// - Parameters:
+    ///   - severity: error or warning.
+    ///   - kind: the finding's stable name.
+    ///   - location: the JSON path, or empty for the whole file.
+    ///   - message: what is wrong, in words.
     public init(severity: Severity, kind: String, location: String, message: String) {
         self.severity = severity
         self.kind = kind
@@ -256,18 +300,25 @@ public struct FormatDiagnostic: Equatable, Sendable, CustomStringConvertible {
 public struct FormatReadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// JSON path (or "line:column" for malformed text); empty for the whole file.
     public var location: String
+    /// What stopped the reader, in words.
     public var message: String
 
+    /// - Parameters:
+    ///   - location: where reading stopped (JSON path or line:column), or empty.
+    ///   - message: what stopped it.
     public init(location: String, message: String) {
         self.location = location
         self.message = message
     }
 
+    /// `location: message`, on one line.
     public var description: String { location.isEmpty ? message : "\(location): \(message)" }
 }
 
 /// A track a format cannot express, with where.
 public struct FormatWriteError: Error, Equatable, CustomStringConvertible {
+    /// What cannot be expressed, and where.
     public let description: String
+    /// - Parameter description: what cannot be expressed, and where.
     public init(_ description: String) { self.description = description }
 }

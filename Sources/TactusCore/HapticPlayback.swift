@@ -21,6 +21,7 @@ public struct HapticPlayback: Sendable {
     public let endTime: Double
     private let regions: [HapticTrack.ContinuousRegion]
 
+    /// - Parameter track: any track; values are clamped to 0…1, empty regions dropped.
     public init(_ track: HapticTrack) {
         self.track = track
         transients = track.transients.enumerated()
@@ -39,11 +40,15 @@ public struct HapticPlayback: Sendable {
     }
 
     /// Continuous intensity felt at `t`, seconds (0 when no region plays).
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the intensity, 0…1.
     public func continuousIntensity(at t: Double) -> Double {
         region(at: t).map { clampUnit(Polyline.value(of: $0.intensity, at: t)) } ?? 0
     }
 
     /// Continuous sharpness felt at `t`, seconds (nil when no region plays).
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the sharpness, 0…1, or nil.
     public func continuousSharpness(at t: Double) -> Double? {
         region(at: t).map { clampUnit(Polyline.value(of: $0.sharpness, at: t)) }
     }
@@ -53,6 +58,8 @@ public struct HapticPlayback: Sendable {
     public var continuousSpans: [ClosedRange<Double>] { Self.merged(regions.map { $0.start...$0.end }) }
 
     /// `spans` sorted by start, merged where they touch or overlap.
+    /// - Parameter spans: time spans, in any order.
+    /// - Returns: disjoint spans, sorted.
     public static func merged(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
         var merged: [ClosedRange<Double>] = []
         for span in spans {
@@ -73,4 +80,6 @@ public struct HapticPlayback: Sendable {
 }
 
 /// Clamps to 0…1, the range of felt intensity and sharpness.
+/// - Parameter x: any value.
+/// - Returns: `x` clamped to 0…1.
 public func clampUnit(_ x: Double) -> Double { min(max(x, 0), 1) }

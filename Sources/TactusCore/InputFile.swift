@@ -9,6 +9,8 @@ public enum InputFile {
     /// A read-only descriptor of the regular file at `url`; the caller closes it.
     /// - Throws: `FileError` naming the file: no such file, a folder, not a regular file,
     ///   or the POSIX reason it cannot be opened.
+    /// - Parameter url: the file.
+    /// - Returns: a read-only descriptor; the caller closes it.
     public static func openRegular(_ url: URL) throws -> Int32 {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -35,6 +37,10 @@ public enum InputFile {
 
     /// The whole content of the regular file at `url`, refusing files over `maxBytes`.
     /// - Throws: `FileError` as `openRegular`, or when the file is larger than `maxBytes`.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - maxBytes: the largest size accepted, in bytes.
+    /// - Returns: the file's bytes.
     public static func contents(of url: URL, maxBytes: Int = 1 << 30) throws -> Data {
         let descriptor = try openRegular(url)
         defer { close(descriptor) }

@@ -1,5 +1,7 @@
 /// The median of values already sorted ascending: the middle value, or the mean of the two
 /// middle values when the count is even; nil when there are none.
+/// - Parameter sorted: values sorted ascending.
+/// - Returns: the median, or nil.
 @inlinable
 public func median<C: RandomAccessCollection>(ofSorted sorted: C) -> C.Element?
 where C.Element: FloatingPoint, C.Index == Int {

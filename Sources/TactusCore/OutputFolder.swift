@@ -6,6 +6,7 @@ public enum OutputFolder {
     /// this process can write into, before any work is done.
     /// - Throws: `FileError` naming the folder, with the POSIX reason and a hint to choose
     ///   another with `-o`.
+    /// - Parameter directory: the output folder.
     public static func prepare(_ directory: URL) throws {
         var isDirectory = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {

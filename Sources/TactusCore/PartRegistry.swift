@@ -10,6 +10,9 @@ public final class PartRegistry<Part>: @unchecked Sendable {
     private let lock = Lock()
     private var registered: [Part] = []
 
+    /// - Parameters:
+    ///   - builtIn: the built-in parts, ids distinct.
+    ///   - id: a part's id.
     public init(builtIn: [Part], id: @escaping (Part) -> String) {
         self.builtIn = builtIn
         self.id = id
@@ -24,6 +27,7 @@ public final class PartRegistry<Part>: @unchecked Sendable {
 
     /// Makes a part of your own selectable by its id; replaces one registered with the same id.
     /// - Precondition: no built-in part has that id.
+    /// - Parameter part: the part.
     public func register(_ part: Part) {
         lock.lock()
         defer { lock.unlock() }
@@ -34,6 +38,7 @@ public final class PartRegistry<Part>: @unchecked Sendable {
     }
 
     /// Removes a part registered with `register` (built-in parts stay).
+    /// - Parameter key: the registered part's id.
     public func unregister(_ key: String) {
         lock.lock()
         defer { lock.unlock() }
@@ -41,6 +46,8 @@ public final class PartRegistry<Part>: @unchecked Sendable {
     }
 
     /// The part with this id, if any.
+    /// - Parameter key: an id.
+    /// - Returns: the part, or nil when none has that id.
     public func named(_ key: String) -> Part? {
         all.first { id($0) == key }
     }

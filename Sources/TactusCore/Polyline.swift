@@ -15,6 +15,7 @@ public struct Polyline: Equatable, Sendable {
 
     /// Knots in order; a time earlier than its predecessor's is moved up to it, so even a
     /// malformed curve from another tool evaluates to finite values.
+    /// - Parameter knots: the curve's points.
     public init(_ knots: [Knot]) {
         var latest = -Double.infinity
         self.knots = knots.map { knot in
@@ -23,18 +24,27 @@ public struct Polyline: Equatable, Sendable {
         }
     }
 
+    /// Whether the curve has no knot (it is 0 everywhere).
     public var isEmpty: Bool { knots.isEmpty }
 
     /// The value at `t` (0 for an empty polyline).
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the value, linear between knots.
     public func value(at t: Double) -> Double { Self.value(of: knots, at: t) }
 
     /// The value the curve approaches just before `t`: `value(at:)`, except at a step, where
     /// it is the value stepped from.
+    /// - Parameter t: the time, in seconds.
+    /// - Returns: the value approached from the left.
     public func value(before t: Double) -> Double { Self.value(of: knots, before: t) }
 
     /// The value at `t` of the curve through `knots` (sorted by time; two knots at one time make
     /// a step, the later one holding from that instant): the first value before the first knot,
     /// the last after the last, 0 without knots.
+    /// - Parameters:
+    ///   - knots: the curve's points, sorted by time.
+    ///   - t: the time, in seconds.
+    /// - Returns: the value, linear between knots.
     public static func value(of knots: [Knot], at t: Double) -> Double {
         // Index of the first knot strictly after t.
         let after = knots.partitioningIndex { $0.time > t }
@@ -45,6 +55,10 @@ public struct Polyline: Equatable, Sendable {
     }
 
     /// `value(of:at:)` just before `t`: at a step, the value stepped from.
+    /// - Parameters:
+    ///   - knots: the curve's points, sorted by time.
+    ///   - t: the time, in seconds.
+    /// - Returns: the value approached from the left.
     public static func value(of knots: [Knot], before t: Double) -> Double {
         let first = knots.partitioningIndex { $0.time >= t }
         return first < knots.count && knots[first].time == t ? knots[first].value : value(of: knots, at: t)

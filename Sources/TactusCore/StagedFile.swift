@@ -13,9 +13,13 @@ public struct StagedFile {
     /// Ends every temporary's name, so leftovers of a killed run can be recognised.
     public static let temporarySuffix = ".tactus-tmp"
 
+    /// The final path, replaced only by `commit`.
     public let destination: URL
+    /// The hidden temporary beside it (`.<name>.<random><temporarySuffix>`).
     public let temporary: URL
 
+    /// A staged file for `destination`; nothing is created until a write.
+    /// - Parameter destination: the output's final path.
     public init(_ destination: URL) {
         self.destination = destination
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -23,6 +27,9 @@ public struct StagedFile {
             .appendingPathComponent(".\(destination.lastPathComponent).\(token)\(Self.temporarySuffix)")
     }
 
+    /// Writes the whole temporary at once.
+    /// - Parameter data: the file's bytes.
+    /// - Throws: a `FileError` naming the destination; the temporary is removed.
     public func write(_ data: Data) throws {
         do { try data.write(to: temporary) } catch {
             discard()
@@ -30,12 +37,18 @@ public struct StagedFile {
         }
     }
 
+    /// Writes the whole temporary at once, as UTF-8.
+    /// - Parameter text: the file's text.
+    /// - Throws: a `FileError` naming the destination; the temporary is removed.
     public func write(_ text: String) throws {
         try write(Data(text.utf8))
     }
 
     /// Writes text as `produce` hands it over, in 64 KB blocks (see `write(bytes:)`).
     /// Returns the number of bytes written.
+    /// - Parameter produce: calls its argument with each piece of text, in order.
+    /// - Returns: the bytes written.
+    /// - Throws: as `write(bytes:)`.
     @discardableResult
     public func write(streaming produce: ((String) throws -> Void) throws -> Void) throws -> Int {
         try withoutActuallyEscaping(produce) { produce in
@@ -50,6 +63,8 @@ public struct StagedFile {
     /// - Throws: a `FileError` naming the destination when the file system fails; whatever
     ///   `produce` throws (a format refusing what it cannot express), unchanged. Either way
     ///   the temporary file is removed.
+    /// - Parameter produce: calls its argument with each piece of bytes, in order.
+    /// - Returns: the bytes written.
     @discardableResult
     public func write(bytes produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int {
         var written = 0
@@ -81,6 +96,8 @@ public struct StagedFile {
 
     /// Moves the temporary file over the destination and records it in `log`, which syncs
     /// it to disk later (`CommittedFiles.flush()`).
+    /// - Parameter log: the command's log.
+    /// - Throws: a `FileError` naming the destination when the rename fails; the temporary is removed.
     public func commit(recordingIn log: CommittedFiles) throws {
         if rename(temporary.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
@@ -92,6 +109,7 @@ public struct StagedFile {
 
     /// Throws when a folder holds the destination's name, which `commit` could not replace:
     /// an output of several files checks each before it commits the first.
+    /// - Throws: a `FileError` naming the destination; the temporary is removed.
     public func checkDestination() throws {
         var status = stat()
         if stat(destination.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -100,6 +118,7 @@ public struct StagedFile {
         }
     }
 
+    /// Removes the temporary, if any (a no-op after `commit`).
     public func discard() {
         unlink(temporary.path)
     }
