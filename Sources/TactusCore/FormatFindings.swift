@@ -32,6 +32,8 @@ public struct FormatFindings: Sendable {
     }
 
     /// `data` parsed as JSON, or nil after an `invalidJSON` error naming the line and column.
+    /// - Parameter data: the file's bytes, untrusted.
+    /// - Returns: the parsed value, or nil.
     public mutating func json(_ data: Data) -> JSONValue? {
         do { return try JSONReader.parse(data) } catch {
             self.error("invalidJSON", "", "\(error)")
@@ -40,6 +42,10 @@ public struct FormatFindings: Sendable {
     }
 
     /// `value` as an array, or nil after a `missingKey` (no value) or `wrongType` error at `place`.
+    /// - Parameters:
+    ///   - value: a member's value, nil when the member is missing.
+    ///   - place: the member's JSON path, for the finding.
+    /// - Returns: the items, or nil.
     public mutating func array(_ value: JSONValue?, at place: String) -> [JSONValue]? {
         guard let value else {
             self.error("missingKey", place, "missing")

@@ -7,6 +7,8 @@ import TactusPlatform
 public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else (any Unicode file name) written as UTF-8.
+    /// - Parameter s: any text.
+    /// - Returns: the literal, quotes included.
     public static func quote(_ s: String) -> String {
         var out = ""
         appendQuoted(s, to: &out)
@@ -14,6 +16,9 @@ public enum JSONText {
     }
 
     /// Appends `quote(s)` to `out`.
+    /// - Parameters:
+    ///   - s: any text.
+    ///   - out: the text the literal is appended to.
     public static func appendQuoted(_ s: String, to out: inout String) {
         // Most strings (identifiers, file names) need no escape: copied whole.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
@@ -45,6 +50,10 @@ public enum JSONText {
     /// "0.5"), never "-0" and never an exponent, the same on every platform and locale.
     /// Magnitudes whose scaled value does not fit 64 bits (> 9e18 / 10^digits) have no
     /// fraction worth rounding and are written whole, in plain digits.
+    /// - Parameters:
+    ///   - value: a finite number (a non-finite one is a programming error).
+    ///   - digits: decimals, 0…9.
+    /// - Returns: the number's text.
     public static func fixed(_ value: Double, digits: Int) -> String {
         var text = ""
         appendFixed(value, digits: digits, to: &text)
@@ -52,6 +61,10 @@ public enum JSONText {
     }
 
     /// Appends `fixed(value, digits:)` to `out`, without intermediate strings.
+    /// - Parameters:
+    ///   - value: a finite number.
+    ///   - digits: decimals, 0…9.
+    ///   - out: the text the number is appended to.
     public static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scaled = (value * powersOfTen[digits]).rounded()
@@ -94,6 +107,10 @@ public enum JSONText {
 
     /// `value` rounded to `digits` decimals as the double a JSON reader parses back from
     /// `fixed(value, digits:)`.
+    /// - Parameters:
+    ///   - value: a finite number.
+    ///   - digits: decimals, 0…9.
+    /// - Returns: the rounded double (`value` itself when too large to have a fraction).
     public static func rounded(_ value: Double, digits: Int) -> Double {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scale = powersOfTen[digits]
@@ -106,6 +123,8 @@ public enum JSONText {
 
     /// The shortest text that reads back as the same finite double, without an exponent for
     /// ordinary magnitudes and without ".0" for whole numbers ("3", "2.7", "1e-07").
+    /// - Parameter value: a finite number.
+    /// - Returns: the number's text.
     public static func shortest(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"

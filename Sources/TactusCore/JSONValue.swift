@@ -9,14 +9,22 @@ import TactusPlatform
 /// order; (4) see overflowing numbers such as `1e999` (kept as ±infinity so the caller can
 /// name them) and duplicate keys, which Foundation hides or handles differently per platform.
 public enum JSONValue: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number; one too large for a Double is ±infinity.
     case number(Double)
+    /// A string, escapes resolved.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object's members in file order, duplicates kept.
     case object([(key: String, value: JSONValue)])
 
     /// The last value stored under `key`, as a dictionary-based reader (Core Haptics) keeps it.
+    /// - Parameter key: a member name.
+    /// - Returns: the value, or nil when the value is not an object or has no such member.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.key == key })?.value
@@ -37,10 +45,14 @@ public enum JSONValue: Sendable {
 
 /// A JSON syntax error, with the line and column (1-based, in bytes) where it was found.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong there.
     public var message: String
+    /// Line, from 1.
     public var line: Int
+    /// Column in bytes, from 1.
     public var column: Int
 
+    /// The error with its place, on one line.
     public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
@@ -57,6 +69,11 @@ public struct JSONReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
+    /// Parses a whole document in bounded time and memory.
+    /// - Parameter data: UTF-8 bytes, untrusted.
+    /// - Returns: the value.
+    /// - Throws: a `JSONSyntaxError` with the line and column of the first error, including nesting
+    ///   deeper than 256 levels and anything after the value.
     public static func parse(_ data: Data) throws -> JSONValue {
         var reader = JSONReader(data)
         reader.skipWhitespace()

@@ -5,6 +5,7 @@ extension JSONValue {
     /// line, `"key": value`, object members in their stored order, numbers as
     /// `JSONText.shortest` writes them, and a final newline. Deterministic on every platform.
     /// - Precondition: every number is finite (JSON has no NaN or infinity).
+    /// - Returns: the text, ending with a newline.
     public func prettyText() -> String {
         var out = ""
         write(to: &out, indent: "")
@@ -14,6 +15,7 @@ extension JSONValue {
     /// The value as JSON text on one line, without spaces (for messages between programs,
     /// such as `tactus tune`'s page and server); numbers and order as `prettyText` writes them.
     /// - Precondition: every number is finite.
+    /// - Returns: the text, without a newline.
     public func compactText() -> String {
         var out = ""
         write(to: &out, indent: nil)
@@ -54,11 +56,17 @@ extension JSONValue {
 
     /// An object whose members are sorted by key (for outputs that must not depend on the
     /// order things were found in).
+    /// - Parameter members: the members, by key.
+    /// - Returns: the object, keys in ascending order.
     public static func sortedObject(_ members: [String: JSONValue]) -> JSONValue {
         .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }
 
     /// `nil` as JSON null.
+    /// - Parameters:
+    ///   - value: a value, or nil.
+    ///   - wrap: makes the JSON of a value.
+    /// - Returns: `wrap(value)`, or `.null`.
     public static func optional<T>(_ value: T?, _ wrap: (T) -> JSONValue) -> JSONValue {
         value.map(wrap) ?? .null
     }

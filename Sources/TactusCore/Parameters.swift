@@ -2,10 +2,14 @@ import TactusPlatform
 
 /// A value a preset can give to a parameter.
 public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
+    /// A number (whole numbers too), in the parameter's unit.
     case number(Double)
+    /// On or off.
     case flag(Bool)
+    /// One of a choice parameter's options, or a text parameter's text.
     case choice(String)
 
+    /// The value as JSON writes it: choices quoted.
     public var description: String {
         switch self {
         case .number(let value): return JSONText.shortest(value)
@@ -26,47 +30,95 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
 /// Units live in the name (`minIntervalMs`, `lowHz`, `floorDb`) so a preset reads the same
 /// at any sample rate; `unit` repeats it for help text and the generated schema.
 public struct ParameterDescriptor: Sendable {
+    /// What values the parameter takes.
     public enum Kind: Sendable, Equatable {
+        /// A number within the range.
         case number(ClosedRange<Double>)
+        /// A whole number within the range.
         case integer(ClosedRange<Double>)
+        /// `true` or `false`.
         case flag
+        /// One of the options, by name.
         case choice([String])
         /// Free text matching `pattern` (a regular expression over the whole value), checked
         /// further by the part that reads it (such as a list of format ids).
         case text(pattern: String)
     }
 
+    /// The key in its preset section, with its unit in it (`minIntervalMs`).
     public let name: String
+    /// The values it takes, with the range or options.
     public let kind: Kind
+    /// The unit (`ms`, `Hz`, `dB`), empty for unitless values.
     public let unit: String
+    /// The value when no preset sets it.
     public let defaultValue: ParameterValue
+    /// What it does, in a sentence or two (help, schema, `presets show`, `tactus tune`).
     public let help: String
 
+    /// A number parameter.
+    /// - Parameters:
+    ///   - name: the key, unit included.
+    ///   - range: the values allowed.
+    ///   - value: the default, within `range`.
+    ///   - unit: the unit, or empty.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func number(_ name: String, _ range: ClosedRange<Double>, default value: Double,
                               unit: String = "", help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, kind: .number(range), unit: unit, defaultValue: .number(value), help: help)
     }
 
+    /// A whole-number parameter (read with `ParameterSet.number(_:)`).
+    /// - Parameters:
+    ///   - name: the key, unit included.
+    ///   - range: the values allowed.
+    ///   - value: the default, a whole number within `range`.
+    ///   - unit: the unit, or empty.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func integer(_ name: String, _ range: ClosedRange<Double>, default value: Double,
                                unit: String = "", help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, kind: .integer(range), unit: unit, defaultValue: .number(value), help: help)
     }
 
+    /// An on/off parameter.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: the default.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func flag(_ name: String, default value: Bool, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, kind: .flag, unit: "", defaultValue: .flag(value), help: help)
     }
 
+    /// A parameter that takes one of a list of names.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - options: the names allowed.
+    ///   - value: the default, one of `options`.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func choice(_ name: String, _ options: [String], default value: String,
                               help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, kind: .choice(options), unit: "", defaultValue: .choice(value), help: help)
     }
 
+    /// A free-text parameter (read with `ParameterSet.choice(_:)`).
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - pattern: a regular expression the whole value must match.
+    ///   - value: the default, matching `pattern`.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func text(_ name: String, pattern: String, default value: String,
                             help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, kind: .text(pattern: pattern), unit: "", defaultValue: .choice(value), help: help)
     }
 
     /// Checks a value against this descriptor; the message names the value and the allowed range.
+    /// - Parameter value: a value a preset gives.
+    /// - Returns: the problem, or nil when the value is allowed.
     public func check(_ value: ParameterValue) -> String? {
         switch (kind, value) {
         case (.number(let range), .number(let v)):
@@ -90,6 +142,7 @@ public struct ParameterDescriptor: Sendable {
         return nil
     }
 
+    /// What the parameter takes, in words for messages ("a number", "one of …").
     public var expectedType: String {
         switch kind {
         case .number: return "a number"
@@ -112,12 +165,14 @@ public protocol TunablePart {
     static var id: String { get }
     /// One line for `presets list`, help and the schema.
     static var summary: String { get }
+    /// Every parameter the part reads, in the order presets list them.
     static var parameters: [ParameterDescriptor] { get }
     /// Pairs of `parameters` whose values must keep their order (the two ends of a range).
     static var orderedPairs: [OrderedPair] { get }
 }
 
 extension TunablePart {
+    /// None, unless a part declares some.
     public static var orderedPairs: [OrderedPair] { [] }
 }
 
@@ -126,12 +181,18 @@ extension TunablePart {
 /// `tactus.json` that inverts them is refused with both keys named. Declared beside the
 /// descriptors (`TunablePart.orderedPairs`), so the schema and every checker read one list.
 public struct OrderedPair: Sendable {
+    /// The range's lower end.
     public let lower: ParameterDescriptor
+    /// The range's upper end.
     public let upper: ParameterDescriptor
     /// Whether equal values are allowed (an intensity range may be one value; a scale from a
     /// level or frequency to itself has no slope).
     public let allowsEqual: Bool
 
+    /// - Parameters:
+    ///   - lower: the lower end, a number parameter.
+    ///   - upper: the upper end, a number parameter of the same part.
+    ///   - allowsEqual: whether the two may be equal.
     public init(_ lower: ParameterDescriptor, below upper: ParameterDescriptor, allowsEqual: Bool = false) {
         self.lower = lower
         self.upper = upper
@@ -139,6 +200,8 @@ public struct OrderedPair: Sendable {
     }
 
     /// Whether `values` keep the order; names absent from `values` keep it.
+    /// - Parameter values: a part's values.
+    /// - Returns: true when `lower` is below (or at most) `upper`.
     public func holds(in values: ParameterSet) -> Bool {
         guard case .number(let low)? = values.values[lower.name], case .number(let high)? = values.values[upper.name] else { return true }
         return allowsEqual ? low <= high : low < high
@@ -150,9 +213,15 @@ public struct OrderedPair: Sendable {
 
 /// Validated parameter values for one part. Built once, then read-only (Vamp's `initialise`).
 public struct ParameterSet: Equatable, Sendable {
+    /// Every parameter's value, by name.
     public private(set) var values: [String: ParameterValue]
 
     /// Resolves `given` over the descriptors' defaults; refuses unknown names and bad values.
+    /// - Parameters:
+    ///   - descriptors: the part's parameters.
+    ///   - given: the values set, by name; the others take their defaults.
+    /// - Throws: `ParameterError.unknown` for a name no descriptor has (with the closest name),
+    ///   `ParameterError.invalid` for a value of the wrong kind or out of range.
     public init(_ descriptors: [ParameterDescriptor], _ given: [String: ParameterValue] = [:]) throws {
         var values: [String: ParameterValue] = [:]
         for d in descriptors { values[d.name] = d.defaultValue }
@@ -168,11 +237,17 @@ public struct ParameterSet: Equatable, Sendable {
 
     /// The value of a number or whole-number parameter. Parameters are read through their
     /// descriptors (each part's `static let`s), so a misspelt name does not compile.
+    /// - Parameter descriptor: a number or integer parameter of this set's part (any other is a
+    ///   programming error).
+    /// - Returns: its value, in its unit.
     public func number(_ descriptor: ParameterDescriptor) -> Double {
         guard case .number(let v)? = values[descriptor.name] else { preconditionFailure("no number parameter \(descriptor.name)") }
         return v
     }
 
+    /// The value of an on/off parameter.
+    /// - Parameter descriptor: a flag parameter of this set's part (any other is a programming error).
+    /// - Returns: its value.
     public func flag(_ descriptor: ParameterDescriptor) -> Bool {
         guard case .flag(let v)? = values[descriptor.name] else { preconditionFailure("no flag parameter \(descriptor.name)") }
         return v
@@ -181,6 +256,10 @@ public struct ParameterSet: Equatable, Sendable {
     /// This set with `descriptor`'s number replaced by `value`, unchecked: for values a part
     /// derives from validated ones (such as the `feel` controls' effective values), which may
     /// leave the range a preset may write.
+    /// - Parameters:
+    ///   - descriptor: a parameter of this set's part.
+    ///   - value: the new number.
+    /// - Returns: the changed copy.
     public func replacing(_ descriptor: ParameterDescriptor, with value: Double) -> ParameterSet {
         precondition(values[descriptor.name] != nil, "no parameter \(descriptor.name)")
         var copy = self
@@ -188,16 +267,24 @@ public struct ParameterSet: Equatable, Sendable {
         return copy
     }
 
+    /// The value of a choice or text parameter.
+    /// - Parameter descriptor: a choice or text parameter of this set's part (any other is a
+    ///   programming error).
+    /// - Returns: its value.
     public func choice(_ descriptor: ParameterDescriptor) -> String {
         guard case .choice(let v)? = values[descriptor.name] else { preconditionFailure("no choice parameter \(descriptor.name)") }
         return v
     }
 }
 
+/// Why a value cannot be given to a parameter.
 public enum ParameterError: Error, Equatable, CustomStringConvertible {
+    /// No parameter has this name; the closest one, if close enough to be a typo.
     case unknown(name: String, suggestion: String?)
+    /// The value is of the wrong kind or out of range.
     case invalid(name: String, problem: String)
 
+    /// The problem on one line, with the suggestion.
     public var description: String {
         switch self {
         case .unknown(let name, let suggestion):
@@ -209,6 +296,11 @@ public enum ParameterError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a plausible typo.
+/// - Parameters:
+///   - name: what was typed.
+///   - candidates: the names that exist.
+/// - Returns: the closest candidate (case-insensitive edit distance at most 2, or a third of
+///   the name's length), or nil.
 public func closestName(to name: String, in candidates: [String]) -> String? {
     let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
