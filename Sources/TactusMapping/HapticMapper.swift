@@ -13,6 +13,11 @@ public struct HapticMapper {
     let intensity: ParameterSet
     let sharpness: ParameterSet
 
+    /// - Parameters:
+    ///   - loudness: `LoudnessSettings` values (how the sound's level sets the strength).
+    ///   - transients: `TransientSettings` values.
+    ///   - intensity: `IntensitySettings` values.
+    ///   - sharpness: `SharpnessSettings` values.
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
         let normalization = loudness.choice(LoudnessSettings.normalization)
         perFile = normalization != "absolute"
@@ -27,6 +32,9 @@ public struct HapticMapper {
     /// dropped before mapping.
     public static let inputs: Set<String> = [LevelAnalyzer.output, CentroidAnalyzer.output, CentroidAnalyzer.weightedOutput]
 
+    /// - Parameter analysis: the analysis of one sound (at least the features in `inputs`).
+    /// - Returns: the track: transients at the onsets, continuous regions that follow the
+    ///   loudness and brightness; values 0…1, times in seconds.
     public func map(_ analysis: AnalysisResult) -> HapticTrack {
         // Per-frame arrays stay Float and few: an hour of audio has 360,000 frames.
         let levels = analysis.feature(LevelAnalyzer.output)
