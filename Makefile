@@ -106,12 +106,11 @@ bench: deps
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
 
 # The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, with the articles) as a
-# static site in docs-site/; warnings fail the build. First, the public declarations in Sources/
-# without a doc comment, or whose comment lacks its Parameters/Returns/Throws, counted per module
-# (scripts/check_doc_comments.py; --list names them). It reports and does not fail yet: it
-# takes --strict once every module is at zero.
+# static site in docs-site/; warnings fail the build. First, every public declaration in Sources/
+# must have a doc comment with its Parameters/Returns/Throws (scripts/check_doc_comments.py,
+# its rules in its docstring; counts per module, and with --list each declaration that fails).
 docs: deps
-	python3 scripts/check_doc_comments.py
+	python3 scripts/check_doc_comments.py --strict --list
 	$(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
 		--target Tactus --target TactusCore --target TactusAHAP --enable-experimental-combined-documentation \
 		--output-path docs-site --transform-for-static-hosting --warnings-as-errors
