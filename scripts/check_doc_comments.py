@@ -7,8 +7,9 @@ declarations: func, init, subscript, var, let, struct, class, actor, enum, proto
 typealias, associatedtype (extensions themselves carry no documentation and are not checked).
 
 Rules, per public declaration:
-  * `undocumented`: no `///` (or `/** */`) comment directly above it. Attribute lines
-    (`@inlinable`, `@discardableResult`, ...) may stand between; a blank line may not.
+  * `undocumented`: no `///` (or `/** */`) comment directly above it. Attributes
+    (`@inlinable`, `@discardableResult`, an `@Option(...)` over several lines) may stand
+    between; a blank line may not.
   * For a func, init or subscript (the only declarations with parameters):
       - `parameters`: a parameter's internal name is not documented, as
         `- Parameter name:` or as `- name:` in a `- Parameters:` list;
@@ -82,6 +83,10 @@ def strip_code(lines):
                     i += 1
                 continue
             c = line[i]
+            if c not in '/#"':
+                res.append(c)
+                i += 1
+                continue
             if line.startswith("//", i):
                 break
             if line.startswith("/*", i):
@@ -274,10 +279,15 @@ def refined(protocols):
     return seen
 
 
+SOURCES = {}  # path → (lines, lines with strings and comments blanked), read once
+
+
 def check_file(path, collect=False):
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    code = strip_code(lines)
+    if path not in SOURCES:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        SOURCES[path] = (lines, strip_code(lines))
+    lines, code = SOURCES[path]
     findings = []
     checked = 0
     # a stack of scopes: "public-ext", "public-protocol", "public-enum", "type", "other",
