@@ -203,35 +203,34 @@ def signature(code, index, keyword):
     return text
 
 
-def parameters(sig, keyword):
-    """(internal names, return type or None, throws) of a func, init or subscript."""
-    start = sig.find(keyword)
-    i = sig.find("(", start + len(keyword))
+def parameter_list(sig, keyword):
+    """The words before each parameter's colon (attributes and ownership dropped), and the
+    text after the closing parenthesis, of a func, init or subscript signature."""
+    i = sig.find("(", sig.find(keyword) + len(keyword))
     if i < 0:
-        return [], None, False
+        return [], ""
     depth, j = 0, i
     while j < len(sig):
-        if sig[j] == "(":
-            depth += 1
-        elif sig[j] == ")":
-            depth -= 1
-            if depth == 0:
-                break
+        depth += sig[j] == "("
+        depth -= sig[j] == ")"
+        if depth == 0:
+            break
         j += 1
-    names = []
+    words = []
     for part in split_top(sig[i + 1:j]):
-        before = part.split(":", 1)[0].split()
-        before = [w for w in before if not w.startswith("@") and w not in ("inout", "borrowing", "consuming")]
-        if not before:
-            continue
-        names.append(before[-1])
-    rest = sig[j + 1:]
+        before = [w for w in part.split(":", 1)[0].split()
+                  if not w.startswith("@") and w not in ("inout", "borrowing", "consuming")]
+        if before:
+            words.append(before)
+    return words, sig[j + 1:]
+
+
+def parameters(sig, keyword):
+    """(internal names, return type or None, throws) of a func, init or subscript."""
+    words, rest = parameter_list(sig, keyword)
     throws = bool(re.search(r"\bthrows\b", rest.split("->")[0]))
-    ret = None
     m = re.search(r"->\s*(.+?)\s*(\bwhere\b|$)", rest)
-    if m:
-        ret = m.group(1).strip()
-    return names, ret, throws
+    return [w[-1] for w in words], m.group(1).strip() if m else None, throws
 
 
 REQUIREMENTS = {}  # requirement key → the public protocols declaring it
@@ -241,30 +240,13 @@ DESCRIPTOR = re.compile(r"\blet\s+\w+\s*(:\s*ParameterDescriptor\s*)?=\s*Paramet
 
 def member_key(code, idx, keyword):
     """`name(label:label:)` for a func/init/subscript, the name for anything else."""
-    line = code[idx]
     if keyword in ("func", "init", "subscript"):
         sig = signature(code, idx, keyword)
-        start = sig.find(keyword)
-        if keyword == "func":
-            m = re.search(r"\bfunc\s+([^\s(<]+)", sig)
-            name = m.group(1) if m else "?"
-        else:
-            name = keyword
-        i = sig.find("(", start)
-        depth, j = 0, i
-        while 0 <= j < len(sig):
-            depth += sig[j] == "("
-            depth -= sig[j] == ")"
-            if depth == 0:
-                break
-            j += 1
-        labels = []
-        for part in split_top(sig[i + 1:j]) if i >= 0 else []:
-            words = [w for w in part.split(":", 1)[0].split() if not w.startswith("@")]
-            if words:
-                labels.append(words[0] + ":")
-        return name + "(" + "".join(labels) + ")"
-    m = re.search(r"\b" + keyword + r"\s+(\w+)", line)
+        m = re.search(r"\bfunc\s+([^\s(<]+)", sig) if keyword == "func" else None
+        name = m.group(1) if m else keyword
+        words, _ = parameter_list(sig, keyword)
+        return name + "(" + "".join(w[0] + ":" for w in words) + ")"
+    m = re.search(r"\b" + keyword + r"\s+(\w+)", code[idx])
     return m.group(1) if m else "?"
 
 
@@ -346,7 +328,7 @@ def check_file(path, collect=False):
                 if implements or DESCRIPTOR.search(line):
                     problems = []
                 else:
-                    problems = check_decl(lines, code, idx, keyword, findings)
+                    problems = check_decl(lines, code, idx, keyword)
                 if problems:
                     name = re.sub(r"\s+", " ", lines[idx].strip())[:90]
                     findings.append((path, idx + 1, name, problems))
@@ -368,7 +350,7 @@ def check_file(path, collect=False):
     return checked, findings
 
 
-def check_decl(lines, code, idx, keyword, findings):
+def check_decl(lines, code, idx, keyword):
     doc = doc_above(lines, idx)
     if doc is None:
         return ["undocumented"]
