@@ -96,7 +96,7 @@ public struct HapticMapper {
 
     /// The body's brightness per frame, in the units its curve is simplified in, and the map
     /// from those units onto sharpness 0…1.
-    struct BodyBrightness {
+    private struct BodyBrightness {
         /// Per frame: held through frames too quiet to have a meaningful brightness, smoothed.
         var frames: [Float]
         /// The brightness at frame k as sharpness 0…1.
@@ -119,15 +119,16 @@ public struct HapticMapper {
     /// sharpness the soft end and the gamma squeeze near 0 keeps its moves as a bright one
     /// does; only the kept points are mapped onto 0…1.
     /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
-    func bodyBrightness(_ analysis: AnalysisResult, relativeLevels: [Float]) -> BodyBrightness {
+    private func bodyBrightness(_ analysis: AnalysisResult, relativeLevels: [Float]) -> BodyBrightness {
         let audible = Float(intensity.number(IntensitySettings.floorDb))
         let centroids = analysis.feature(CentroidAnalyzer.output)
         let tolerance = sharpness.number(SharpnessSettings.tolerance)
         let brightness: (Double) -> Double
         var result: BodyBrightness
         if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
-            let low = sharpness.number(SharpnessSettings.lowOctaves), high = sharpness.number(SharpnessSettings.highOctaves)
-            let octaves = OctaveScale(lowOctaves: low, highOctaves: high, knee: sharpness.number(SharpnessSettings.knee))
+            let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
+                                      highOctaves: sharpness.number(SharpnessSettings.highOctaves),
+                                      knee: sharpness.number(SharpnessSettings.knee))
             let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
             var penalty = 0.0, total = 0.0
             for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
