@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/TactusMapping/BuiltInPresets.swift from Presets/*.json.
+"""Writes Sources/TactusPresets/BuiltInPresets.swift from Presets/*.json.
 
 The shipped presets are compiled into the binary so that a `tactus` installed on its own
 (without the repository's Presets/ folder) still has them. A test fails when this file and
@@ -23,4 +23,4 @@ for p in presets:
     lines.extend(text.rstrip("\n").split("\n"))
     lines.append('"""#),')
 lines += ["    ]", "}", ""]
-(root / "Sources/TactusMapping/BuiltInPresets.swift").write_text("\n".join(lines), encoding="utf-8")
+(root / "Sources/TactusPresets/BuiltInPresets.swift").write_text("\n".join(lines), encoding="utf-8")

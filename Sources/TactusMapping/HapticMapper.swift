@@ -43,7 +43,7 @@ public struct HapticMapper {
         guard loudest >= silenceDb else { return track }
         let reference = Float(perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
-        let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
+        let brightness = bodyBrightness(analysis, relativeLevels: relative)
         let gain = strength?(analysis.loudestMomentaryLufs) ?? 1
         if transients.flag(TransientSettings.enabled) {
             track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
@@ -57,7 +57,7 @@ public struct HapticMapper {
     // MARK: Transients
 
     private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
-                               brightness: [Float], gain: Double) -> [HapticTrack.Transient] {
+                               brightness: BodyBrightness, gain: Double) -> [HapticTrack.Transient] {
         let scale = DecibelScale(floorDb: transients.number(TransientSettings.floorDb), ceilingDb: transients.number(TransientSettings.ceilingDb),
                                  gamma: transients.number(TransientSettings.gamma))
         let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
@@ -74,7 +74,7 @@ public struct HapticMapper {
                 return octaves > 0 ? Float(scale(Double(octaves))) : 0
             }
         } else {
-            attackBrightness = { brightness[$0] }
+            attackBrightness = { brightness.sharpness(atFrame: $0) }
         }
         return analysis.onsets.map { onset in
             let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
@@ -102,19 +102,37 @@ public struct HapticMapper {
 
     // MARK: Sharpness
 
-    /// Sharpness per frame: the brightness `mapping.sharpness.from` names, mapped onto 0…1,
-    /// held through frames too quiet to have a meaningful brightness, then smoothed.
+    /// The body's brightness per frame, in the units its curve is simplified in, and the map
+    /// from those units onto sharpness 0…1.
+    private struct BodyBrightness {
+        /// Per frame: held through frames too quiet to have a meaningful brightness, smoothed.
+        var frames: [Float]
+        /// The brightness at frame k as sharpness 0…1.
+        var sharpness: (Double) -> Double
+        /// The simplified curve's largest error, in the units of `frames`.
+        var tolerance: Double
+
+        func sharpness(atFrame k: Int) -> Float { Float(sharpness(Double(frames[k]))) }
+    }
+
+    /// The brightness `mapping.sharpness.from` names, per frame.
     ///
     /// weightedCentroid: each frame's log2 centroid less the file's weight in the lows, the
     /// power-weighted mean over its audible frames of how far the weighted centroid
     /// (`CentroidAnalyzer.weightedOutput`) lies under the log2 centroid. The file's level is
     /// then the transients' perceptual measure (a rumble round, a hiss crisp), while within the
     /// file the curve moves exactly as the centroid does (a frame's own low share is too noisy
-    /// to order frames by).
-    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
+    /// to order frames by). The curve is kept and simplified in octaves, the tolerance being
+    /// `tolerance` × the scale's span (its linear part's units), so a dark body whose
+    /// sharpness the soft end and the gamma squeeze near 0 keeps its moves as a bright one
+    /// does; only the kept points are mapped onto 0…1.
+    /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
+    private func bodyBrightness(_ analysis: AnalysisResult, relativeLevels: [Float]) -> BodyBrightness {
         let audible = Float(intensity.number(IntensitySettings.floorDb))
         let centroids = analysis.feature(CentroidAnalyzer.output)
-        let scale: (Double) -> Double
+        let tolerance = sharpness.number(SharpnessSettings.tolerance)
+        let brightness: (Double) -> Double
+        var result: BodyBrightness
         if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
             let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
                                       highOctaves: sharpness.number(SharpnessSettings.highOctaves),
@@ -128,29 +146,35 @@ public struct HapticMapper {
             }
             let lowWeight = total > 0 ? penalty / total : 0
             let gamma = sharpness.number(SharpnessSettings.gamma)
-            scale = { pow(octaves(log2($0) - lowWeight), gamma) }
+            brightness = { log2($0) - lowWeight }
+            result = BodyBrightness(frames: [], sharpness: { pow(octaves($0), gamma) }, tolerance: tolerance * octaves.span)
         } else {
             let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
-            scale = { hz($0) }
+            brightness = { hz($0) }
+            result = BodyBrightness(frames: [], sharpness: { $0 }, tolerance: tolerance)
         }
         var held: Float?
         var values = [Float](repeating: 0, count: centroids.count)
         for k in centroids.indices {
-            if relativeLevels[k] > audible, centroids[k] > 0 { held = Float(scale(Double(centroids[k]))) }
-            values[k] = held ?? -1
+            if relativeLevels[k] > audible, centroids[k] > 0 { held = Float(brightness(Double(centroids[k]))) }
+            values[k] = held ?? .nan
         }
-        // Frames before the first audible one take its value, so nothing starts at 0 or 1.
-        let first = values.first { $0 >= 0 } ?? 0.5
-        for k in values.indices where values[k] < 0 { values[k] = first }
+        // Frames before the first audible one take its value, so nothing starts at 0 or 1;
+        // with no audible frame, every frame plays 0.5.
+        guard let first = values.first(where: { !$0.isNaN }) else {
+            return BodyBrightness(frames: values.map { _ in 0 }, sharpness: { _ in 0.5 }, tolerance: tolerance)
+        }
+        for k in values.indices where values[k].isNaN { values[k] = first }
         let ms = sharpness.number(SharpnessSettings.smoothingMs)
         EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(&values)
-        return values
+        result.frames = values
+        return result
     }
 
     // MARK: Continuous regions
 
     private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Float],
-                            brightness: [Float], gain: Double) -> [HapticTrack.ContinuousRegion] {
+                            brightness: BodyBrightness, gain: Double) -> [HapticTrack.ContinuousRegion] {
         let hop = analysis.hopSeconds
         let scale = DecibelScale(floorDb: intensity.number(IntensitySettings.floorDb), ceilingDb: intensity.number(IntensitySettings.ceilingDb),
                                  gamma: intensity.number(IntensitySettings.gamma))
@@ -180,7 +204,9 @@ public struct HapticMapper {
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
                 intensity: fade(shape.map { HapticTrack.Point(time: $0.time, value: gain * $0.value) }, start: start, end: end),
-                sharpness: curve(brightness, tolerance: sharpness.number(SharpnessSettings.tolerance)))
+                sharpness: curve(brightness.frames, tolerance: brightness.tolerance).map {
+                    HapticTrack.Point(time: $0.time, value: brightness.sharpness($0.value))
+                })
         }
     }
 

@@ -88,7 +88,7 @@ enum BuiltInPresets {
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
-      "tolerance": 0.01
+      "tolerance": 0.035
     }
   },
   "output": {

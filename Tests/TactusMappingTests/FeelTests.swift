@@ -44,6 +44,21 @@ final class FeelTests: XCTestCase {
         return low
     }
 
+    /// A rumble whose low-pass cutoff glides `lowHz` → `highHz` → `lowHz` over its length, at a
+    /// steady level: a dark body that brightens and darkens again.
+    func glidingRumble(seconds: Double = 0.8, lowHz: Double = 50, highHz: Double = 150) -> [Float] {
+        let noise = Signals.noise(seconds: seconds, sampleRate: Self.rate, amplitude: 1, seed: 5)
+        var a: Float = 0, b: Float = 0
+        return noise.indices.map { i in
+            let t = Double(i) / Self.rate
+            let hz = lowHz + (highHz - lowHz) * sin(Double.pi * t / seconds)
+            let k = Float(1 - exp(-2 * Double.pi * hz / Self.rate))
+            a += k * (noise[i] - a)
+            b += k * (a - b)
+            return 6 * b * Float(min(1, t / 0.02))
+        }
+    }
+
     func loudest(_ track: HapticTrack) -> Double {
         max(track.transients.map(\.intensity).max() ?? 0,
             track.regions.flatMap(\.intensity).map(\.value).max() ?? 0)
@@ -112,5 +127,19 @@ final class FeelTests: XCTestCase {
         XCTAssertLessThan(dark, 0.35)
         let clipped = try track(rumble(hz: 60), overrides: ["mapping.sharpness.knee=0"]).1
         XCTAssertEqual(clipped.regions.flatMap(\.sharpness).map(\.value).max(), 0, "a hard clip plays it at 0")
+    }
+
+    /// A dark body's brightness moves are kept however far below the scale it lies: the curve
+    /// is simplified in octaves, not in the sharpness the soft end squeezes towards 0.
+    func testADarkBodyThatBrightensKeepsItsShape() throws {
+        let (_, track) = try track(glidingRumble())
+        let region = try XCTUnwrap(track.regions.max { $0.end - $0.start < $1.end - $1.start })
+        let sharpness = region.sharpness
+        let span = region.end - region.start
+        func at(_ fraction: Double) -> Double { Polyline(sharpness).value(at: region.start + fraction * span) }
+        XCTAssertLessThan(sharpness.map(\.value).max() ?? 1, 0.35, "the rumble stays round")
+        XCTAssertGreaterThan(sharpness.count, 3, "its brightening is drawn, not a straight line")
+        XCTAssertGreaterThan(at(0.5), at(0.15), "it brightens towards the middle")
+        XCTAssertGreaterThan(at(0.5), at(0.85), "and darkens again")
     }
 }
