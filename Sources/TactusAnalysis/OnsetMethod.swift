@@ -11,8 +11,9 @@ public protocol OnsetMethod: TunablePart {
     /// Novelty of this frame; called once per frame, in order.
     mutating func novelty(of frame: SpectralFrame) -> Float
     /// Peak-picking defaults tuned for this method's novelty scale (the "method default"
-    /// layer between parameter defaults and presets).
-    static var peakPickingDefaults: [String: ParameterValue] { get }
+    /// layer between parameter defaults and presets), each keyed by its `PeakPicker`
+    /// descriptor.
+    static var peakPickingDefaults: [ParameterSetting] { get }
 }
 
 /// The registry of onset methods presets can select by id: a static table of the built-in

@@ -14,9 +14,9 @@ public struct HapticMapper {
     let sharpness: ParameterSet
 
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
-        let normalization = loudness.choice(LoudnessSettings.normalization)
-        perFile = normalization != "absolute"
-        strength = normalization == "loudness" ? LoudnessStrength(loudness) : nil
+        let normalization = loudness.choice(LoudnessSettings.normalization, as: LoudnessNormalization.self)
+        perFile = normalization != .absolute
+        strength = normalization == .loudness ? LoudnessStrength(loudness) : nil
         silenceDb = loudness.number(LoudnessSettings.silenceDb)
         self.transients = transients
         self.intensity = intensity
@@ -27,18 +27,20 @@ public struct HapticMapper {
     /// dropped before mapping.
     public static let inputs: Set<String> = [LevelAnalyzer.output, CentroidAnalyzer.output, CentroidAnalyzer.weightedOutput]
 
-    public func map(_ analysis: AnalysisResult) -> HapticTrack {
+    /// The track `analysis` maps to.
+    /// - Throws: `AnalysisResult.MissingFeature` when a feature in `inputs` is missing.
+    public func map(_ analysis: AnalysisResult) throws -> HapticTrack {
         // Per-frame arrays stay Float and few: an hour of audio has 360,000 frames.
-        let levels = analysis.feature(LevelAnalyzer.output)
+        let levels = try analysis.feature(LevelAnalyzer.output)
         let loudest = Double(levels.max() ?? -120)
         var track = HapticTrack(duration: analysis.duration)
         guard loudest >= silenceDb else { return track }
         let reference = Float(perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
-        let brightness = sharpnessPerFrame(analysis, relativeLevels: relative)
+        let brightness = try sharpnessPerFrame(analysis, relativeLevels: relative)
         let gain = strength?(analysis.loudestMomentaryLufs) ?? 1
         if transients.flag(TransientSettings.enabled) {
-            track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
+            track.transients = try mapTransients(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
         }
         if intensity.flag(IntensitySettings.enabled) {
             track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
@@ -49,7 +51,7 @@ public struct HapticMapper {
     // MARK: Transients
 
     private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
-                               brightness: [Float], gain: Double) -> [HapticTrack.Transient] {
+                               brightness: [Float], gain: Double) throws -> [HapticTrack.Transient] {
         let scale = DecibelScale(floorDb: transients.number(TransientSettings.floorDb), ceilingDb: transients.number(TransientSettings.ceilingDb),
                                  gamma: transients.number(TransientSettings.gamma))
         let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
@@ -57,10 +59,10 @@ public struct HapticMapper {
         // What the attack's sharpness is measured on, at frame k, in 0…1 (read only at the
         // attacks' frames, so no per-frame array is made for it).
         let attackBrightness: (Int) -> Float
-        if transients.choice(TransientSettings.sharpnessFrom) == "weightedCentroid" {
+        if transients.choice(TransientSettings.sharpnessFrom, as: BrightnessMeasure.self) == .weightedCentroid {
             let scale = OctaveScale(lowOctaves: transients.number(TransientSettings.lowOctaves),
                                     highOctaves: transients.number(TransientSettings.highOctaves))
-            let weightedOctaves = analysis.feature(CentroidAnalyzer.weightedOutput)
+            let weightedOctaves = try analysis.feature(CentroidAnalyzer.weightedOutput)
             attackBrightness = { k in
                 let octaves = weightedOctaves[k]
                 return octaves > 0 ? Float(scale(Double(octaves))) : 0
@@ -103,15 +105,15 @@ public struct HapticMapper {
     /// then the transients' perceptual measure (a rumble round, a hiss crisp), while within the
     /// file the curve moves exactly as the centroid does (a frame's own low share is too noisy
     /// to order frames by).
-    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) -> [Float] {
+    private func sharpnessPerFrame(_ analysis: AnalysisResult, relativeLevels: [Float]) throws -> [Float] {
         let audible = Float(intensity.number(IntensitySettings.floorDb))
-        let centroids = analysis.feature(CentroidAnalyzer.output)
+        let centroids = try analysis.feature(CentroidAnalyzer.output)
         let scale: (Double) -> Double
-        if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
+        if sharpness.choice(SharpnessSettings.from, as: BrightnessMeasure.self) == .weightedCentroid {
             let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
                                       highOctaves: sharpness.number(SharpnessSettings.highOctaves),
                                       knee: sharpness.number(SharpnessSettings.knee))
-            let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
+            let weighted = try analysis.feature(CentroidAnalyzer.weightedOutput)
             var penalty = 0.0, total = 0.0
             for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
                 let power = pow(10, Double(relativeLevels[k]) / 10)
