@@ -79,7 +79,7 @@ public struct Converter {
         do {
             let reader = try AudioFileReader(url: input)
             let analysis = try analyse(reader, copyingTo: nil)
-            return (reader.format, analysis, preset.mapper().map(analysis))
+            return (reader.format, analysis, try preset.mapper().map(analysis))
         } catch {
             throw FileError(file: input, error)
         }
@@ -146,7 +146,7 @@ public struct Converter {
         // Only what the mapper reads is kept through mapping and writing: the onset novelty
         // and thresholds of an hour of audio are megabytes of the peak memory.
         analysis.features = analysis.features.filter { HapticMapper.inputs.contains($0.key) }
-        let track = preset.mapper().map(analysis)
+        let track = try preset.mapper().map(analysis)
         let context = HapticWriteContext(
             pairedAudio: pairing.audioName.map {
                 PairedAudio(fileName: $0, volume: output.number(OutputSettings.audioVolume), useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))

@@ -54,7 +54,7 @@ public struct AnalysisConfiguration {
             frame: ParameterSet(FrameSettings.parameters),
             onsetMethod: method,
             onset: ParameterSet(method.parameters),
-            peaks: ParameterSet(PeakPicker.parameters, method.peakPickingDefaults),
+            peaks: ParameterSet(PeakPicker.parameters, method.peakPickingDefaults.byName),
             attack: ParameterSet(AttackLocator.parameters),
             centroid: ParameterSet(CentroidAnalyzer.parameters))
     }
@@ -81,12 +81,21 @@ public struct AnalysisResult {
     /// Signal length in seconds.
     public var duration: Double { Double(sampleCount) / sampleRate }
 
-    /// A per-frame output that the analysis always produces; a missing one is a programming error.
-    /// - Parameter name: an output id from `AnalysisSession.outputDescriptors` (e.g. `rms.db`).
-    /// - Returns: one value per frame, in the descriptor's unit.
-    public func feature(_ name: String) -> [Float] {
-        guard let values = features[name] else { preconditionFailure("no feature named \(name)") }
+    /// The per-frame values of the feature named `name` (a `FeatureDescriptor.id`, such as
+    /// `LevelAnalyzer.output`).
+    /// - Throws: `MissingFeature` when the result holds none by that name (it was dropped
+    ///   before mapping, or no analyzer declares it).
+    public func feature(_ name: String) throws -> [Float] {
+        guard let values = features[name] else { throw MissingFeature(name: name) }
         return values
+    }
+
+    /// A per-frame feature a reader needs is not in the result.
+    public struct MissingFeature: Error, Equatable, CustomStringConvertible {
+        /// The feature's name (`FeatureDescriptor.id`).
+        public let name: String
+        /// One line, as errors are reported.
+        public var description: String { "the analysis has no feature \(name) (keep it when filtering AnalysisResult.features)" }
     }
 }
 

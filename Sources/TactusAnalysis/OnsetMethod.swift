@@ -16,8 +16,9 @@ public protocol OnsetMethod: TunablePart {
     /// - Returns: the novelty on the method's own scale (`OnsetDetector.noveltyOutput`).
     mutating func novelty(of frame: SpectralFrame) -> Float
     /// Peak-picking defaults tuned for this method's novelty scale (the "method default"
-    /// layer between parameter defaults and presets).
-    static var peakPickingDefaults: [String: ParameterValue] { get }
+    /// layer between parameter defaults and presets), each keyed by its `PeakPicker`
+    /// descriptor.
+    static var peakPickingDefaults: [ParameterSetting] { get }
 }
 
 /// The registry of onset methods presets can select by id: a static table of the built-in

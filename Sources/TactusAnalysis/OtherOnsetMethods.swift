@@ -7,7 +7,7 @@ public struct HighFrequencyContent: OnsetMethod {
     public static let summary = "Rise in dB of frequency-weighted energy (bright, percussive attacks)."
     public static let parameters = SpectrumLimits.parameters
     public static let orderedPairs = SpectrumLimits.orderedPairs
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
+    public static let peakPickingDefaults = [PeakPicker.delta.setting(.number(6))]
 
     private let floorDb: Float
     private let minHz: Double, maxHz: Double
@@ -42,7 +42,7 @@ public struct ComplexDomain: OnsetMethod {
     public static let summary = "Phase-and-magnitude prediction error where energy grows (soft, tonal onsets)."
     public static let parameters = SpectrumLimits.parameters
     public static let orderedPairs = SpectrumLimits.orderedPairs
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(0.15)]
+    public static let peakPickingDefaults = [PeakPicker.delta.setting(.number(0.15))]
 
     private let floor: Float
     private let minHz: Double, maxHz: Double
@@ -87,7 +87,7 @@ public struct EnergyRise: OnsetMethod {
     public static let parameters: [ParameterDescriptor] = [
         .number("floorDb", -140 ... -30, default: -90, unit: "dB", help: "Levels below this (dBFS) count as silence."),
     ]
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
+    public static let peakPickingDefaults = [PeakPicker.delta.setting(.number(6))]
 
     private let floorDb: Float
     private var previousDb: Float?

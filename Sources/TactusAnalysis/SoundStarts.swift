@@ -18,6 +18,12 @@ public final class SoundStarts {
         public var silenceStart: Double
         /// The sound's first audible sample, in seconds.
         public var time: Double
+
+        /// A sound starting at `time` after a silence from `silenceStart`, seconds.
+        public init(silenceStart: Double, time: Double) {
+            self.silenceStart = silenceStart
+            self.time = time
+        }
     }
 
     /// How long before a sound's first audible sample an onset may stay, in seconds: an

@@ -6,7 +6,7 @@ public struct SpectralFlux: OnsetMethod {
     public static let summary = "Mean positive dB change per log-frequency band between consecutive frames."
     public static let parameters = LogSpectrum.parameters
     public static let orderedPairs = SpectrumLimits.orderedPairs
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(4)]
+    public static let peakPickingDefaults = [PeakPicker.delta.setting(.number(4))]
 
     private let floorDb: Float
     private let bands: LogFilterbank
@@ -41,7 +41,7 @@ public struct SuperFlux: OnsetMethod {
                 help: "How far back the reference frame lies (rounded to whole hops; with the default 20 ms window, 20 ms compares windows that do not overlap).")
     public static let parameters = LogSpectrum.parameters + [maxFilterBands, lagMs]
     public static let orderedPairs = SpectrumLimits.orderedPairs
-    public static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(4)]
+    public static let peakPickingDefaults = [PeakPicker.delta.setting(.number(4))]
 
     private let floorDb: Float
     private let bands: LogFilterbank

@@ -104,6 +104,21 @@ public struct ParameterDescriptor: Sendable {
         ParameterDescriptor(name: name, kind: .choice(options), unit: "", defaultValue: .choice(value), help: help)
     }
 
+    /// A choice among the cases of `Choice`, in their declared order: the options a preset,
+    /// the schema and `--set` see are the raw values, and a part reads the value back as a
+    /// case (`ParameterSet.choice(_:as:)`), never by comparing text.
+    public static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String, _ type: Choice.Type, default value: Choice, help: String) -> ParameterDescriptor
+        where Choice.RawValue == String {
+        choice(name, type.allCases.map(\.rawValue), default: value.rawValue, help: help)
+    }
+
+    /// This parameter set to `value`: a typed entry for a layer of defaults (such as an onset
+    /// method's peak-picking defaults), whose name cannot be misspelt.
+    public func setting(_ value: ParameterValue) -> ParameterSetting {
+        ParameterSetting(descriptor: self, value: value)
+    }
+
     /// A free-text parameter (read with `ParameterSet.choice(_:)`).
     /// - Parameters:
     ///   - name: the key.
@@ -274,6 +289,33 @@ public struct ParameterSet: Equatable, Sendable {
     public func choice(_ descriptor: ParameterDescriptor) -> String {
         guard case .choice(let v)? = values[descriptor.name] else { preconditionFailure("no choice parameter \(descriptor.name)") }
         return v
+    }
+
+    /// The value of a choice declared with `ParameterDescriptor.choice(_:_:default:help:)`, as
+    /// its case. The set was checked against the descriptor's options, the enum's raw values,
+    /// so every stored value names a case.
+    public func choice<Choice: RawRepresentable>(_ descriptor: ParameterDescriptor, as type: Choice.Type) -> Choice
+        where Choice.RawValue == String {
+        guard let value = Choice(rawValue: choice(descriptor)) else {
+            preconditionFailure("\(descriptor.name) is not declared with \(Choice.self)'s cases")
+        }
+        return value
+    }
+}
+
+/// One parameter given one value, keyed by its descriptor (`PeakPicker.delta.setting(.number(6))`).
+public struct ParameterSetting: Sendable {
+    /// The parameter set.
+    public let descriptor: ParameterDescriptor
+    /// Its value; checked where the setting is applied (`ParameterSet.init`).
+    public let value: ParameterValue
+}
+
+extension Sequence where Element == ParameterSetting {
+    /// The settings by parameter name, as `ParameterSet.init` takes them (a later setting of
+    /// the same parameter wins).
+    public var byName: [String: ParameterValue] {
+        Dictionary(map { ($0.descriptor.name, $0.value) }) { $1 }
     }
 }
 

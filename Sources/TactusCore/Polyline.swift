@@ -46,8 +46,11 @@ public struct Polyline: Equatable, Sendable {
     ///   - t: the time, in seconds.
     /// - Returns: the value, linear between knots.
     public static func value(of knots: [Knot], at t: Double) -> Double {
-        // Index of the first knot strictly after t.
-        let after = knots.partitioningIndex { $0.time > t }
+        value(of: knots, at: t, after: knots.partitioningIndex { $0.time > t })
+    }
+
+    /// `value(of:at:)` given `after`, the index of the first knot strictly after `t`.
+    private static func value(of knots: [Knot], at t: Double, after: Int) -> Double {
         if after == 0 { return knots.first?.value ?? 0 }
         if after == knots.count { return knots[after - 1].value }
         let a = knots[after - 1], b = knots[after]
@@ -62,5 +65,32 @@ public struct Polyline: Equatable, Sendable {
     public static func value(of knots: [Knot], before t: Double) -> Double {
         let first = knots.partitioningIndex { $0.time >= t }
         return first < knots.count && knots[first].time == t ? knots[first].value : value(of: knots, at: t)
+    }
+}
+
+extension Polyline {
+    /// `Polyline.value(of:at:)` read at times that never decrease, in constant time per read
+    /// on average: the index of the first knot after the last time read only moves forwards
+    /// (no search per read), for renderers that walk a curve sample by sample.
+    public struct Cursor: Sendable {
+        /// The knots read, sorted by time (as `value(of:at:)` takes them).
+        public let knots: [Knot]
+        /// Index of the first knot strictly after the last time read.
+        private var after = 0
+        private var last = -Double.infinity
+
+        /// A cursor at the start of `knots` (sorted by time).
+        public init(_ knots: [Knot]) {
+            self.knots = knots
+        }
+
+        /// `Polyline.value(of: knots, at: t)`, bit for bit; `t` must not be earlier than the
+        /// time of the previous read.
+        public mutating func value(at t: Double) -> Double {
+            precondition(t >= last, "a Polyline.Cursor reads forwards")
+            last = t
+            while after < knots.count, knots[after].time <= t { after += 1 }
+            return Polyline.value(of: knots, at: t, after: after)
+        }
     }
 }

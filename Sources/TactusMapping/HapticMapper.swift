@@ -5,79 +5,76 @@ import TactusCore
 /// gated continuous intensity that follows the loudness envelope, and sharpness that
 /// follows brightness.
 public struct HapticMapper {
-    let perFile: Bool
-    let silenceDb: Double
-    /// nil unless `normalization` is `loudness`: the sound's strength from its loudness.
-    let strength: LoudnessStrength?
-    let transients: ParameterSet
-    let intensity: ParameterSet
-    let sharpness: ParameterSet
+    /// The parts' parameters, read once.
+    let settings: MappingSettings
 
-    /// - Parameters:
-    ///   - loudness: `LoudnessSettings` values (how the sound's level sets the strength).
-    ///   - transients: `TransientSettings` values.
-    ///   - intensity: `IntensitySettings` values.
-    ///   - sharpness: `SharpnessSettings` values.
+    /// A mapper with the mapping sections' parameters (`mapping.loudness`, `mapping.transients`,
+    /// `mapping.intensity`, `mapping.sharpness`), read here once.
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
-        let normalization = loudness.choice(LoudnessSettings.normalization)
-        perFile = normalization != "absolute"
-        strength = normalization == "loudness" ? LoudnessStrength(loudness) : nil
-        silenceDb = loudness.number(LoudnessSettings.silenceDb)
-        self.transients = transients
-        self.intensity = intensity
-        self.sharpness = sharpness
+        settings = MappingSettings(loudness: .init(loudness), transients: .init(transients),
+                                   intensity: .init(intensity), sharpness: .init(sharpness))
     }
 
     /// The per-frame features `map` reads (`AnalysisResult.features`); the others may be
     /// dropped before mapping.
     public static let inputs: Set<String> = [LevelAnalyzer.output, CentroidAnalyzer.output, CentroidAnalyzer.weightedOutput]
 
+    /// The track `analysis` maps to.
     /// - Parameter analysis: the analysis of one sound (at least the features in `inputs`).
     /// - Returns: the track: transients at the onsets, continuous regions that follow the
     ///   loudness and brightness; values 0…1, times in seconds.
-    public func map(_ analysis: AnalysisResult) -> HapticTrack {
+    /// - Throws: `AnalysisResult.MissingFeature` when a feature in `inputs` is missing.
+    public func map(_ analysis: AnalysisResult) throws -> HapticTrack {
+        map(try MappingInput(analysis))
+    }
+
+    /// The track `input` maps to.
+    /// - Parameter input: the features of one sound.
+    /// - Returns: the track: transients at the onsets, continuous regions that follow the
+    ///   loudness and brightness; values 0…1, times in seconds.
+    public func map(_ input: MappingInput) -> HapticTrack {
         // Per-frame arrays stay Float and few: an hour of audio has 360,000 frames.
-        let levels = analysis.feature(LevelAnalyzer.output)
+        let levels = input.levelsDb
         let loudest = Double(levels.max() ?? -120)
-        var track = HapticTrack(duration: analysis.duration)
-        guard loudest >= silenceDb else { return track }
-        let reference = Float(perFile ? loudest : 0)
+        var track = HapticTrack(duration: input.duration)
+        guard loudest >= settings.loudness.silenceDb else { return track }
+        let reference = Float(settings.loudness.perFile ? loudest : 0)
         let relative = levels.map { $0 - reference }
-        let brightness = bodyBrightness(analysis, relativeLevels: relative)
-        let gain = strength?(analysis.loudestMomentaryLufs) ?? 1
-        if transients.flag(TransientSettings.enabled) {
-            track.transients = mapTransients(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
+        let brightness = bodyBrightness(input, relativeLevels: relative)
+        let gain = settings.loudness.strength?(input.loudestMomentaryLufs) ?? 1
+        if settings.transients.enabled {
+            track.transients = mapTransients(input, relativeLevels: relative, brightness: brightness, gain: gain)
         }
-        if intensity.flag(IntensitySettings.enabled) {
-            track.regions = mapRegions(analysis, relativeLevels: relative, brightness: brightness, gain: gain)
+        if settings.intensity.enabled {
+            track.regions = mapRegions(input, relativeLevels: relative, brightness: brightness, gain: gain)
         }
         return track
     }
 
     // MARK: Transients
 
-    private func mapTransients(_ analysis: AnalysisResult, relativeLevels: [Float],
+    private func mapTransients(_ input: MappingInput, relativeLevels: [Float],
                                brightness: BodyBrightness, gain: Double) -> [HapticTrack.Transient] {
-        let scale = DecibelScale(floorDb: transients.number(TransientSettings.floorDb), ceilingDb: transients.number(TransientSettings.ceilingDb),
-                                 gamma: transients.number(TransientSettings.gamma))
-        let low = transients.number(TransientSettings.minIntensity), high = transients.number(TransientSettings.maxIntensity)
-        let window = transients.number(TransientSettings.attackWindowMs) / 1000
+        let transients = settings.transients
+        let scale = transients.level
+        let low = transients.minIntensity, high = transients.maxIntensity
+        let window = transients.attackWindow
         // What the attack's sharpness is measured on, at frame k, in 0…1 (read only at the
         // attacks' frames, so no per-frame array is made for it).
         let attackBrightness: (Int) -> Float
-        if transients.choice(TransientSettings.sharpnessFrom) == "weightedCentroid" {
-            let scale = OctaveScale(lowOctaves: transients.number(TransientSettings.lowOctaves),
-                                    highOctaves: transients.number(TransientSettings.highOctaves))
-            let weightedOctaves = analysis.feature(CentroidAnalyzer.weightedOutput)
+        switch transients.sharpnessFrom {
+        case .weightedCentroid:
+            let scale = transients.octaves
+            let weightedOctaves = input.weightedOctaves
             attackBrightness = { k in
                 let octaves = weightedOctaves[k]
                 return octaves > 0 ? Float(scale(Double(octaves))) : 0
             }
-        } else {
+        case .centroid:
             attackBrightness = { brightness.sharpness(atFrame: $0) }
         }
-        return analysis.onsets.map { onset in
-            let frames = frameRange(from: onset.time, to: onset.time + window, analysis: analysis)
+        return input.onsets.map { time in
+            let frames = frameRange(from: time, to: time + window, input: input)
             let level = Double(frames.map { relativeLevels[$0] }.max() ?? -120)
             // Brightness of the attack, weighted by each frame's power so the loudest part speaks.
             var weighted = 0.0, total = 0.0
@@ -87,16 +84,16 @@ public struct HapticMapper {
                 total += w
             }
             let sharp = total > 0 ? weighted / total : Double(attackBrightness(frames.lowerBound))
-            return HapticTrack.Transient(time: onset.time, intensity: gain * (low + (high - low) * scale(level)),
+            return HapticTrack.Transient(time: time, intensity: gain * (low + (high - low) * scale(level)),
                                          sharpness: sharp)
         }
     }
 
     /// Frames whose centres fall in `from…to`, at least one.
-    private func frameRange(from: Double, to: Double, analysis: AnalysisResult) -> ClosedRange<Int> {
-        let count = analysis.features[LevelAnalyzer.output]?.count ?? 0
-        let first = min(count - 1, max(0, Int((from / analysis.hopSeconds).rounded(.up))))
-        let last = min(count - 1, max(first, Int((to / analysis.hopSeconds).rounded(.down))))
+    private func frameRange(from: Double, to: Double, input: MappingInput) -> ClosedRange<Int> {
+        let count = input.levelsDb.count
+        let first = min(count - 1, max(0, Int((from / input.hopSeconds).rounded(.up))))
+        let last = min(count - 1, max(first, Int((to / input.hopSeconds).rounded(.down))))
         return first...last
     }
 
@@ -127,17 +124,17 @@ public struct HapticMapper {
     /// sharpness the soft end and the gamma squeeze near 0 keeps its moves as a bright one
     /// does; only the kept points are mapped onto 0…1.
     /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
-    private func bodyBrightness(_ analysis: AnalysisResult, relativeLevels: [Float]) -> BodyBrightness {
-        let audible = Float(intensity.number(IntensitySettings.floorDb))
-        let centroids = analysis.feature(CentroidAnalyzer.output)
-        let tolerance = sharpness.number(SharpnessSettings.tolerance)
+    private func bodyBrightness(_ input: MappingInput, relativeLevels: [Float]) -> BodyBrightness {
+        let sharpness = settings.sharpness
+        let audible = Float(settings.intensity.floorDb)
+        let centroids = input.centroidsHz
+        let tolerance = sharpness.tolerance
         let brightness: (Double) -> Double
         var result: BodyBrightness
-        if sharpness.choice(SharpnessSettings.from) == "weightedCentroid" {
-            let octaves = OctaveScale(lowOctaves: sharpness.number(SharpnessSettings.lowOctaves),
-                                      highOctaves: sharpness.number(SharpnessSettings.highOctaves),
-                                      knee: sharpness.number(SharpnessSettings.knee))
-            let weighted = analysis.feature(CentroidAnalyzer.weightedOutput)
+        switch sharpness.from {
+        case .weightedCentroid:
+            let octaves = sharpness.octaves
+            let weighted = input.weightedOctaves
             var penalty = 0.0, total = 0.0
             for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
                 let power = pow(10, Double(relativeLevels[k]) / 10)
@@ -145,11 +142,11 @@ public struct HapticMapper {
                 total += power
             }
             let lowWeight = total > 0 ? penalty / total : 0
-            let gamma = sharpness.number(SharpnessSettings.gamma)
+            let gamma = sharpness.gamma
             brightness = { log2($0) - lowWeight }
             result = BodyBrightness(frames: [], sharpness: { pow(octaves($0), gamma) }, tolerance: tolerance * octaves.span)
-        } else {
-            let hz = LogFrequencyScale(lowHz: sharpness.number(SharpnessSettings.lowHz), highHz: sharpness.number(SharpnessSettings.highHz))
+        case .centroid:
+            let hz = sharpness.hz
             brightness = { hz($0) }
             result = BodyBrightness(frames: [], sharpness: { $0 }, tolerance: tolerance)
         }
@@ -165,30 +162,29 @@ public struct HapticMapper {
             return BodyBrightness(frames: values.map { _ in 0 }, sharpness: { _ in 0.5 }, tolerance: tolerance)
         }
         for k in values.indices where values[k].isNaN { values[k] = first }
-        let ms = sharpness.number(SharpnessSettings.smoothingMs)
-        EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: analysis.hopSeconds).smoothWithoutLag(&values)
+        let ms = sharpness.smoothingMs
+        EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: input.hopSeconds).smoothWithoutLag(&values)
         result.frames = values
         return result
     }
 
     // MARK: Continuous regions
 
-    private func mapRegions(_ analysis: AnalysisResult, relativeLevels: [Float],
+    private func mapRegions(_ input: MappingInput, relativeLevels: [Float],
                             brightness: BodyBrightness, gain: Double) -> [HapticTrack.ContinuousRegion] {
-        let hop = analysis.hopSeconds
-        let scale = DecibelScale(floorDb: intensity.number(IntensitySettings.floorDb), ceilingDb: intensity.number(IntensitySettings.ceilingDb),
-                                 gamma: intensity.number(IntensitySettings.gamma))
-        let ceiling = intensity.number(IntensitySettings.maxIntensity)
-        let follower = EnvelopeFollower(attackMs: intensity.number(IntensitySettings.attackMs),
-                                        releaseMs: intensity.number(IntensitySettings.releaseMs), stepSeconds: hop)
+        let intensity = settings.intensity
+        let hop = input.hopSeconds
+        let scale = intensity.level
+        let ceiling = intensity.maxIntensity
+        let follower = EnvelopeFollower(attackMs: intensity.attackMs, releaseMs: intensity.releaseMs, stepSeconds: hop)
         var values = relativeLevels.map { Float(ceiling * scale(Double($0))) }
         // Regions follow the sound itself, not the smoothed curve's release tail: a body that
         // outlasts the sound would buzz under silence. So the spans come before smoothing.
-        let spans = gatedSpans(values, gate: Float(intensity.number(IntensitySettings.gate)),
-                               mergeGap: Int(intensity.number(IntensitySettings.mergeGapMs) / 1000 / hop),
-                               minLength: Int(intensity.number(IntensitySettings.minRegionMs) / 1000 / hop))
+        let spans = gatedSpans(values, gate: Float(intensity.gate),
+                               mergeGap: Int(intensity.mergeGapMs / 1000 / hop),
+                               minLength: Int(intensity.minRegionMs / 1000 / hop))
         follower.smooth(&values)
-        return pieces(of: spans, hop: hop, duration: analysis.duration, starts: analysis.soundStarts).map { piece in
+        return pieces(of: spans, hop: hop, duration: input.duration, starts: input.soundStarts).map { piece in
             let (start, end, frames) = piece
             // Simplified as they are read: an hour-long region is never held point by point.
             // The first point sits on the region's start, which a sound's start may put
@@ -200,7 +196,7 @@ public struct HapticMapper {
                 }
             }
             // The strength scales the simplified curve, so a quieter sound keeps its shape.
-            let shape = curve(values, tolerance: intensity.number(IntensitySettings.tolerance))
+            let shape = curve(values, tolerance: intensity.tolerance)
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
                 intensity: fade(shape.map { HapticTrack.Point(time: $0.time, value: gain * $0.value) }, start: start, end: end),

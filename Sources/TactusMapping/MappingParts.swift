@@ -1,10 +1,28 @@
 import TactusCore
 
+/// How levels are referenced before mapping (`mapping.loudness.normalization`).
+public enum LoudnessNormalization: String, CaseIterable, Sendable {
+    /// As `perFile`, then every intensity scaled by the sound's strength from its loudness.
+    case loudness
+    /// Each sound's loudest frame is 0 dB.
+    case perFile
+    /// Frame levels in dBFS.
+    case absolute
+}
+
+/// What a sharpness measures (`mapping.transients.sharpnessFrom`, `mapping.sharpness.from`).
+public enum BrightnessMeasure: String, CaseIterable, Sendable {
+    /// The power centroid in octaves less the sound's weight in the lows.
+    case weightedCentroid
+    /// The magnitude centroid in Hz, on a log-frequency scale.
+    case centroid
+}
+
 /// How levels are referenced before mapping to intensity, and how loud a file plays.
 public enum LoudnessSettings: TunablePart {
     public static let id = "mapping.loudness"
     public static let summary = "Level reference: per file (its loudest frame), absolute (dBFS), or per file scaled by the sound's BS.1770 loudness."
-    public static let normalization = ParameterDescriptor.choice("normalization", ["loudness", "perFile", "absolute"], default: "loudness",
+    public static let normalization = ParameterDescriptor.choice("normalization", LoudnessNormalization.self, default: .loudness,
                 help: "loudness: each sound's shape as perFile, its strength from its loudest momentary loudness (BS.1770, LUFS) between floorLufs and ceilingLufs, so a sound 12 dB quieter plays weaker in convert and in any batch alike. perFile: each sound's loudest frame is 0 dB, so every file uses the full haptic range. absolute: frame levels in dBFS.")
     public static let silenceDb = ParameterDescriptor.number("silenceDb", -140 ... -20, default: -80, unit: "dB",
                 help: "A file whose loudest frame is below this (dBFS) is treated as silent: audio only, no haptics.")
@@ -30,7 +48,7 @@ public enum TransientSettings: TunablePart {
     public static let maxIntensity = ParameterDescriptor.number("maxIntensity", 0...1, default: 1, help: "Intensity of an attack at ceilingDb.")
     public static let attackWindowMs = ParameterDescriptor.number("attackWindowMs", 2...200, default: 25, unit: "ms",
                 help: "Span after the onset whose level and brightness describe the attack.")
-    public static let sharpnessFrom = ParameterDescriptor.choice("sharpnessFrom", ["weightedCentroid", "centroid"], default: "weightedCentroid",
+    public static let sharpnessFrom = ParameterDescriptor.choice("sharpnessFrom", BrightnessMeasure.self, default: .weightedCentroid,
                 help: "What a transient's sharpness measures. weightedCentroid: the attack's power centroid less its weight in the lows (a boom feels round, a coin or a click crisp); centroid: the continuous sharpness's own measure (mapping.sharpness).")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 5.5, unit: "octaves",
                 help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
@@ -66,7 +84,7 @@ public enum IntensitySettings: TunablePart {
 public enum SharpnessSettings: TunablePart {
     public static let id = "mapping.sharpness"
     public static let summary = "Sharpness of the continuous body from brightness: the weighted centroid in octaves (as transients), or the spectral centroid on a log-frequency scale."
-    public static let from = ParameterDescriptor.choice("from", ["weightedCentroid", "centroid"], default: "weightedCentroid",
+    public static let from = ParameterDescriptor.choice("from", BrightnessMeasure.self, default: .weightedCentroid,
                 help: "What the body's sharpness measures. weightedCentroid: each frame's log2 centroid less the sound's weight in the lows (the power-weighted mean, over its audible frames, of what the transients' weighted centroid takes off), mapped lowOctaves…highOctaves: a rumble feels round, a hiss crisp, and within the sound the curve moves as the centroid does; centroid: the magnitude centroid mapped lowHz…highHz.")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 7, unit: "octaves",
                 help: "weightedCentroid: the value (log2 Hz less the weight in the lows) that maps to sharpness 0.")

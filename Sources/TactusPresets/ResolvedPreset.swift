@@ -72,9 +72,9 @@ public struct ResolvedPreset {
             var given: [String: ParameterValue] = [:]
             for d in descriptors { origins["\(section.path).\(d.name)"] = "default" }
             if section.path == PeakPicker.id {
-                for (key, value) in method.peakPickingDefaults {
-                    given[key] = value
-                    origins["\(section.path).\(key)"] = "method \(method.id)"
+                for setting in method.peakPickingDefaults {
+                    given[setting.descriptor.name] = setting.value
+                    origins["\(section.path).\(setting.descriptor.name)"] = "method \(method.id)"
                 }
             }
             let isOnset = section.path == PresetSections.onset

@@ -37,7 +37,7 @@ public struct ActuatorDrive: Equatable, Sendable {
     public var pulse: Double
     var shape: TrackSampler.PulseShape
 
-    public static let profile = ParameterDescriptor.choice("profile", Profile.allCases.map(\.rawValue), default: Profile.voiceCoil.rawValue,
+    public static let profile = ParameterDescriptor.choice("profile", Profile.self, default: .voiceCoil,
                 help: "The actuator: voiceCoil (80-500 Hz band, resonance 160 Hz, 12 ms pulses), lra (a phone's linear resonant actuator: 150-190 Hz, resonance 170 Hz, 20 ms pulses), or custom (lowHz, resonanceHz, highHz and pulseMs below).")
     public static let lowHz = ParameterDescriptor.number("lowHz", 10...2000, default: 80, unit: "Hz",
                 help: "Carrier frequency at sharpness 0, with profile custom.")
@@ -56,7 +56,7 @@ public struct ActuatorDrive: Equatable, Sendable {
     /// - Throws: `FormatWriteError` when a custom band is not ordered low ≤ resonance ≤ high.
     init(_ parameters: ParameterSet) throws {
         let shape = TrackSampler.PulseShape(rawValue: parameters.choice(Self.pulseShape)) ?? .hann
-        switch Profile(rawValue: parameters.choice(Self.profile)) ?? .voiceCoil {
+        switch parameters.choice(Self.profile, as: Profile.self) {
         case .voiceCoil: self.init(lowHz: 80, resonanceHz: 160, highHz: 500, pulse: 0.012, shape: shape)
         case .lra: self.init(lowHz: 150, resonanceHz: 170, highHz: 190, pulse: 0.020, shape: shape)
         case .custom:

@@ -39,7 +39,9 @@ struct TrackSampler {
 
     let track: HapticTrack
     let pulse: Double, edge: Double, shape: PulseShape
-    private var region = 0, intensityPoint = 0, sharpnessPoint = 0
+    private var region = 0
+    /// The current region's intensity and sharpness curves, read forwards.
+    private var intensity: Polyline.Cursor, sharpness: Polyline.Cursor
     private var firstPulse = 0
     private var last = -Double.infinity
 
@@ -51,6 +53,8 @@ struct TrackSampler {
         self.pulse = pulse
         self.edge = edge
         self.shape = shape
+        intensity = Polyline.Cursor(track.regions.first?.intensity ?? [])
+        sharpness = Polyline.Cursor(track.regions.first?.sharpness ?? [])
     }
 
     /// What plays at `time`, seconds; times must not decrease from one call to the next.
@@ -61,14 +65,16 @@ struct TrackSampler {
         let regions = track.regions
         while region < regions.count, regions[region].end <= time {
             region += 1
-            (intensityPoint, sharpnessPoint) = (0, 0)
+            if region < regions.count {
+                intensity = Polyline.Cursor(regions[region].intensity)
+                sharpness = Polyline.Cursor(regions[region].sharpness)
+            }
         }
         if region < regions.count, regions[region].start <= time {
             let current = regions[region]
             let fade = edge > 0 ? min(1, (time - current.start) / edge, (current.end - time) / edge) : 1
-            instant.continuousIntensity = Self.value(current.intensity, at: time, cursor: &intensityPoint) * fade
-            instant.continuousSharpness = current.sharpness.isEmpty
-                ? 0.5 : Self.value(current.sharpness, at: time, cursor: &sharpnessPoint)
+            instant.continuousIntensity = intensity.value(at: time) * fade
+            instant.continuousSharpness = current.sharpness.isEmpty ? 0.5 : sharpness.value(at: time)
         }
         let transients = track.transients
         while firstPulse < transients.count, transients[firstPulse].time + pulse <= time { firstPulse += 1 }
@@ -83,17 +89,5 @@ struct TrackSampler {
             index += 1
         }
         return instant
-    }
-
-    /// `Polyline.value(of:at:)` with a cursor that only moves forwards: the index of the
-    /// last point at or before `time`.
-    private static func value(_ points: [HapticTrack.Point], at time: Double, cursor: inout Int) -> Double {
-        guard !points.isEmpty else { return 0 }
-        while cursor + 1 < points.count, points[cursor + 1].time <= time { cursor += 1 }
-        let a = points[cursor]
-        if time < a.time { return a.value }
-        guard cursor + 1 < points.count else { return a.value }
-        let b = points[cursor + 1]
-        return b.time > a.time ? a.value + (b.value - a.value) * (time - a.time) / (b.time - a.time) : b.value
     }
 }

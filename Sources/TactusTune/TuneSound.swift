@@ -73,7 +73,7 @@ final class TuneSound: @unchecked Sendable {
     /// The track `preset` maps this sound to, and whether its analysis had to be made now.
     func track(for preset: ResolvedPreset, key: String? = nil) throws -> (HapticTrack, analysed: Bool) {
         let (analysis, fresh) = try analysis(for: preset, key: key)
-        return (preset.mapper().map(analysis), fresh)
+        return (try preset.mapper().map(analysis), fresh)
     }
 
     /// The sound mixed down to mono, as 16-bit WAV bytes at its own rate.

@@ -43,7 +43,8 @@ struct Evaluate: ParsableCommand {
                 let sharpness = f.sharpnessCorrelation.map { String(printf: "%.3f", $0) } ?? "–"
                 print(file.truth.audio.lastPathComponent + String(printf: "  F@25 %.2f", s.fMeasure)
                       + "  intensity r \(intensity)  sharpness ρ \(sharpness)"
-                      + String(printf: "  %.1f pts/s", file.controlPointsPerSecond))
+                      + String(printf: "  %.1f pts/s  %.1f curve pts/s", file.controlPointsPerSecond,
+                                      f.curvePointsPerSecond))
             }
             print("")
         }

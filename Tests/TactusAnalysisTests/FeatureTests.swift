@@ -20,7 +20,7 @@ func analyse(_ signal: [Float], sampleRate: Double, configuration: AnalysisConfi
 final class FeatureTests: XCTestCase {
     func testRMSOfASineIsThreeDecibelsBelowItsPeak() throws {
         let result = try analyse(Signals.sine(hz: 1000, seconds: 1, sampleRate: 44100, amplitude: 0.5), sampleRate: 44100)
-        let levels = result.feature("rms.db")
+        let levels = try result.feature("rms.db")
         let middle = levels[20..<(levels.count - 20)]
         for level in middle { XCTAssertEqual(Double(level), 20 * log10(0.5 / 2.0.squareRoot()), accuracy: 0.1) }
     }
@@ -29,7 +29,7 @@ final class FeatureTests: XCTestCase {
         for sr in [22050.0, 44100, 48000, 96000] {
             for hz in [250.0, 1000, 4000] {
                 let result = try analyse(Signals.sine(hz: hz, seconds: 0.5, sampleRate: sr), sampleRate: sr)
-                let centroids = result.feature("centroid.hz")
+                let centroids = try result.feature("centroid.hz")
                 let middle = Array(centroids[10..<(centroids.count - 10)])
                 let mean = middle.reduce(0, +) / Float(middle.count)
                 XCTAssertEqual(Double(mean), hz, accuracy: hz * 0.05, "\(hz) Hz at \(sr)")
@@ -41,8 +41,8 @@ final class FeatureTests: XCTestCase {
         let sr = 48000.0
         let result = try analyse([Float](repeating: 0, count: 48000), sampleRate: sr)
         XCTAssertEqual(result.hopSeconds, 0.01, accuracy: 1e-9)
-        XCTAssertEqual(result.feature("rms.db").count, STFT.frameCount(sampleCount: 48000, hop: 480))
-        XCTAssertEqual(result.feature("rms.db").count, 100)
+        XCTAssertEqual(try result.feature("rms.db").count, STFT.frameCount(sampleCount: 48000, hop: 480))
+        XCTAssertEqual(try result.feature("rms.db").count, 100)
         XCTAssertEqual(result.duration, 1, accuracy: 1e-9)
     }
 
@@ -141,7 +141,7 @@ final class FeatureTests: XCTestCase {
         func found(with settings: [String: ParameterValue]) throws -> [Double] {
             var configuration = try AnalysisConfiguration.defaults()
             configuration.peaks = try ParameterSet(PeakPicker.parameters,
-                                                   SuperFlux.peakPickingDefaults.merging(settings) { $1 })
+                                                   SuperFlux.peakPickingDefaults.byName.merging(settings) { $1 })
             return try analyse(signal, sampleRate: sr, configuration: configuration).onsets.map(\.time).filter { $0 > 0.1 }
         }
         // The bed's spread finds them too; the short blocks alone are tested here.
@@ -172,7 +172,7 @@ final class FeatureTests: XCTestCase {
 
         var withoutBedRise = try AnalysisConfiguration.defaults()
         withoutBedRise.peaks = try ParameterSet(PeakPicker.parameters,
-                                                SuperFlux.peakPickingDefaults.merging(["bedRiseSpreads": .number(0)]) { $1 })
+                                                (SuperFlux.peakPickingDefaults + [PeakPicker.bedRiseSpreads.setting(.number(0))]).byName)
         let missed = try analyse(signal, sampleRate: sr, configuration: withoutBedRise).onsets.filter { $0.time > 0.1 }
         XCTAssertEqual(missed.map(\.time), [], "without the bed's spread they should be missed")
     }
@@ -203,7 +203,7 @@ final class FeatureTests: XCTestCase {
 
         var firstKept = try AnalysisConfiguration.defaults()
         firstKept.peaks = try ParameterSet(PeakPicker.parameters,
-                                           SuperFlux.peakPickingDefaults.merging(["precursorDb": .number(0)]) { $1 })
+                                           (SuperFlux.peakPickingDefaults + [PeakPicker.precursorDb.setting(.number(0))]).byName)
         XCTAssertEqual(try analyse(signal, sampleRate: sr, configuration: firstKept).onsets.last?.time ?? 0, 0.5, accuracy: 0.001)
     }
 

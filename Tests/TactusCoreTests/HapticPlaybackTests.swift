@@ -67,4 +67,19 @@ final class HapticPlaybackTests: XCTestCase {
         XCTAssertEqual(Polyline.value(of: [], at: 1), 0)
         XCTAssertEqual(Polyline([point(2, 1), point(1, 3)]).knots.map(\.time), [2, 2], "out-of-order knots move up")
     }
+
+    /// The cursor reads the same curve forwards: bit for bit `value(of:at:)` at every instant,
+    /// through a step, repeated times and times past either end.
+    func testPolylineCursorReadsForwardsAsTheCurve() {
+        let knots = [point(0.5, 0.1), point(1, 1), point(1, 0.5), point(1.7, 0.3), point(3, 1.5)]
+        var cursor = Polyline.Cursor(knots)
+        for k in 0...400 {
+            let t = Double(k) * 0.0087
+            XCTAssertEqual(cursor.value(at: t).bitPattern, Polyline.value(of: knots, at: t).bitPattern, "at \(t)")
+            XCTAssertEqual(cursor.value(at: t).bitPattern, Polyline.value(of: knots, at: t).bitPattern, "again at \(t)")
+        }
+        XCTAssertEqual(cursor.value(at: 9), 1.5)
+        var empty = Polyline.Cursor([])
+        XCTAssertEqual(empty.value(at: 1), 0)
+    }
 }

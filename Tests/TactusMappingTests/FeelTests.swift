@@ -17,7 +17,7 @@ final class FeelTests: XCTestCase {
         let session = AnalysisSession(sampleRate: Self.rate, configuration: preset.analysisConfiguration())
         session.push(samples)
         let analysis = session.finish()
-        return (analysis, preset.mapper().map(analysis))
+        return (analysis, try preset.mapper().map(analysis))
     }
 
     /// A struck metal plate: a noise burst into a decaying 2.5 kHz ring, 0.4 s.

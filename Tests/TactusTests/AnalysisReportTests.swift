@@ -26,7 +26,7 @@ final class AnalysisReportTests: XCTestCase {
         XCTAssertEqual(outputs.compactMap { $0["id"]?.string }, declared)
         XCTAssertEqual(outputs.compactMap { $0["unit"]?.string }, AnalysisSession.outputDescriptors.map(\.unit))
         XCTAssertEqual(frames.map(\.key), ["time"] + declared)
-        let frameCount = analysis.features[LevelAnalyzer.output]!.count
+        let frameCount = try analysis.feature(LevelAnalyzer.output).count
         for (key, value) in frames {
             guard case .array(let values) = value else { return XCTFail(key) }
             XCTAssertEqual(values.count, frameCount, key)

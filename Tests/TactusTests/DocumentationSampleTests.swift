@@ -19,7 +19,7 @@ struct LevelRise: OnsetMethod {
     static let floorDb = ParameterDescriptor.number("floorDb", -120 ... 0, default: -80, unit: "dB",
                                                     help: "Levels below this count as silence.")
     static let parameters = [floorDb]
-    static let peakPickingDefaults: [String: ParameterValue] = ["delta": .number(6)]
+    static let peakPickingDefaults = [PeakPicker.delta.setting(.number(6))]
 
     private let floor: Float
     private var previous: Float

@@ -70,7 +70,7 @@ final class RobustnessFuzzRegressionTests: XCTestCase {
         let preset = try ResolvedPreset(resolving: [PresetFile.parse(Data(json.utf8), source: "fuzz.json")])
         let session = AnalysisSession(sampleRate: 16_000, configuration: preset.analysisConfiguration())
         session.push(Signals.clicks(at: [0.1, 0.5, 0.9], seconds: 1, sampleRate: 16_000))
-        let track = preset.mapper().map(session.finish())
+        let track = try preset.mapper().map(session.finish())
         let report = AHAPValidator().validate(try AHAPWriter().data(for: track))
         XCTAssertTrue(report.isValid, "\(report)", file: file, line: line)
     }

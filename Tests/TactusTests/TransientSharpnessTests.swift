@@ -75,9 +75,9 @@ final class MapperInputsTests: XCTestCase {
             let session = AnalysisSession(sampleRate: rate, configuration: preset.analysisConfiguration())
             session.push(samples)
             var analysis = session.finish()
-            let whole = preset.mapper().map(analysis)
+            let whole = try preset.mapper().map(analysis)
             analysis.features = analysis.features.filter { HapticMapper.inputs.contains($0.key) }
-            XCTAssertEqual(preset.mapper().map(analysis), whole, name)
+            XCTAssertEqual(try preset.mapper().map(analysis), whole, name)
             XCTAssertFalse(whole.transients.isEmpty, name)
         }
     }

@@ -38,7 +38,9 @@ func run(_ preset: ResolvedPreset) {
     _ = preset.hash
     let session = AnalysisSession(sampleRate: 16_000, configuration: preset.analysisConfiguration())
     session.push(sound)
-    let track = preset.mapper().map(session.finish())
+    guard let track = try? preset.mapper().map(session.finish()) else {
+        preconditionFailure("the analysis lacks a feature the mapper reads")
+    }
     let output = preset.parameters(OutputSettings.id)
     let options = AHAPWriter.Options(audioFileName: "sound.wav", audioVolume: output.number(OutputSettings.audioVolume),
                                      useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))

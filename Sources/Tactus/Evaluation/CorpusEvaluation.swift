@@ -14,7 +14,8 @@ public struct CorpusEvaluation {
         /// What the written file plays against the sound's own envelope.
         public var fidelity: Fidelity
         /// AHAP control points written per second of audio (the cost of AHAP's encoding, the
-        /// format evaluated).
+        /// format evaluated); `fidelity.curvePointsPerSecond` is the same cost as played, in
+        /// any format.
         public var controlPointsPerSecond: Double
     }
 
@@ -106,6 +107,7 @@ public struct CorpusEvaluation {
         lines.append(String(printf: "control points per second: %.1f   AHAP bytes per second: %.0f",
                             files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count),
                             mean { $0.bytesPerSecond }.value))
+        lines.append(String(printf: "curve points per second, as played: %.1f", mean(\.curvePointsPerSecond).value))
         lines.append("validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
                      + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))   "
                      + "harmony warnings: \(files.map(\.fidelity.harmonyWarnings).reduce(0, +))")

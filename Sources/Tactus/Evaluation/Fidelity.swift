@@ -17,6 +17,9 @@ public struct Fidelity {
     public var sharpnessPairs: [(sharpness: Double, logCentroid: Double)]
     /// The file's size per second of audio, bytes.
     public var bytesPerSecond: Double
+    /// Points of the intensity and sharpness curves it plays (`HapticPlayback.curvePointCount`)
+    /// per second of audio: the continuous part's cost in any format.
+    public var curvePointsPerSecond: Double
     /// Errors among the file's format's validator findings.
     public var validatorErrors: Int
     /// Warnings among the validator's findings (AHAP's include transients a control scales).
@@ -58,6 +61,7 @@ public struct Fidelity {
                         sharpnessCorrelation: Statistics.spearman(sharpness, centroid),
                         sharpnessPairs: Array(zip(sharpness, centroid)),
                         bytesPerSecond: Double(data.count) / seconds,
+                        curvePointsPerSecond: Double(playback.curvePointCount) / seconds,
                         validatorErrors: findings.filter { $0.severity == .error }.count,
                         validatorWarnings: findings.filter { $0.severity == .warning }.count,
                         harmonyWarnings: HarmonyCheck.check(imported.track, sound: sound).count)
