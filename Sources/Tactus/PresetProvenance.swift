@@ -30,9 +30,12 @@ public struct PresetProvenance: Equatable {
          MetadataEntry(key: translatorKey, value: "\(maker.value) \(TactusVersion.current)")]
     }
 
-    /// Whether `metadata` says Tactus made the file (`maker`) or translated it (`translatorKey`).
+    /// Whether `metadata` says Tactus made the file (`maker`, or `.haptic`'s `editor`
+    /// "Tactus <version>") or translated it (`translatorKey`).
     static func marksTactus(_ metadata: [MetadataEntry]) -> Bool {
-        metadata.contains { $0 == maker || ($0.key == translatorKey && $0.value.hasPrefix(maker.value + " ")) }
+        metadata.contains {
+            $0 == maker || (($0.key == translatorKey || $0.key == "editor") && $0.value.hasPrefix(maker.value + " "))
+        }
     }
 
     /// - Parameter preset: the preset a conversion runs with.

@@ -71,9 +71,7 @@ public struct AHAPEncoder: Sendable {
         if !version.contains(".") { version += ".0" }
         out += "  \"Version\": \(version),\n"
         if !document.metadata.isEmpty {
-            out += "  \"Metadata\": {\n"
-            let entries = document.metadata.map { "    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }
-            out += entries.joined(separator: ",\n") + "\n  },\n"
+            out += "  \"Metadata\": " + MetadataEntry.jsonObject(document.metadata) + ",\n"
         }
         if document.pattern.isEmpty {
             try emit(out + "  \"Pattern\": []\n}\n")

@@ -222,13 +222,13 @@ public struct MetadataEntry: Equatable, Sendable {
 }
 
 extension MetadataEntry {
-    /// `entries` as a JSON object two spaces in, one entry a line, in order (`{}` when empty):
-    /// the metadata of Tactus's own JSON formats.
+    /// `entries` as a JSON object of strings one level deep in its file (`JSONValue.prettyText(nestedAt: 1)`:
+    /// one entry a line, four spaces in, in order; `{}` when empty): the metadata of AHAP and of
+    /// Tactus's own JSON formats.
     /// - Parameter entries: the entries, in order.
-    /// - Returns: the object's text, without a trailing newline.
+    /// - Returns: the object's text, without a final newline.
     public static func jsonObject(_ entries: [MetadataEntry]) -> String {
-        entries.isEmpty ? "{}" : "{" + entries.map { "\n    \(JSONText.quote($0.key)): \(JSONText.quote($0.value))" }
-            .joined(separator: ",") + "\n  }"
+        JSONValue.object(entries.map { (key: $0.key, value: .string($0.value)) }).prettyText(nestedAt: 1)
     }
 }
 

@@ -12,6 +12,18 @@ extension JSONValue {
         return out + "\n"
     }
 
+    /// The value as `prettyText` lays it out, for a value that sits `level` containers deep in
+    /// a larger text (a format's streamed file, whose bulk is written piece by piece around
+    /// it): every line after the first indented by two more spaces per level, no final
+    /// newline. `prettyText(nestedAt: 0)` is `prettyText()` without its final newline.
+    /// - Parameter level: how many containers enclose the value (≥ 0).
+    /// - Precondition: every number is finite.
+    public func prettyText(nestedAt level: Int) -> String {
+        var out = ""
+        write(to: &out, indent: String(repeating: "  ", count: level))
+        return out
+    }
+
     /// The value as JSON text on one line, without spaces (for messages between programs,
     /// such as `tactus tune`'s page and server); numbers and order as `prettyText` writes them.
     /// - Precondition: every number is finite.

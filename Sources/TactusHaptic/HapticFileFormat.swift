@@ -57,21 +57,65 @@ public struct HapticFileFormat: HapticReadableFormat {
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
         let (amplitude, frequency) = try Self.envelopes(track)
-        var out = "{\n  \"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0},\n  \"metadata\": {"
-        out += context.metadata.map { "\n    \(JSONText.quote($0.key)): \(Self.metadataValue($0))" }.joined(separator: ",")
-        out += context.metadata.isEmpty ? "},\n" : "\n  },\n"
+        var out = "{\n  \"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0},\n  \"metadata\": "
+        out += JSONValue.object(Self.metaMetadata(context.metadata)).prettyText(nestedAt: 1) + ",\n"
         out += "  \"signals\": {\n    \"continuous\": {\n      \"envelopes\": {\n        \"amplitude\": [\n"
         try emit(out)
         try emit(amplitude.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ],\n        \"frequency\": [\n")
         try emit(frequency.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ]\n      }\n    }\n  }\n}\n")
     }
 
-    /// A metadata value as the readers type it: `tags` is an array of strings (read back from
-    /// the comma-separated form `HapticFileReader` gives it), every other key a string.
-    static func metadataValue(_ entry: MetadataEntry) -> String {
-        guard entry.key == "tags" else { return JSONText.quote(entry.value) }
-        let tags = entry.value.split(separator: ",").map { $0.trimmingWhitespaces() }.filter { !$0.isEmpty }
-        return "[" + tags.map { JSONText.quote($0) }.joined(separator: ", ") + "]"
+    /// The `metadata` object's members, in order: Meta's six fields in the order
+    /// Lofelt Studio and Haptics Studio write them (what Meta's tools show), then every other
+    /// entry under its own key, as a string (Tactus's provenance: `Preset`, `PresetHash`, …;
+    /// both reference readers allow unknown metadata keys, and `--preset-from` reads them back).
+    ///
+    /// Each field comes from an entry under Meta's own name (a `.haptic` read back), else from
+    /// what AHAP's `Metadata` and Tactus's provenance call it:
+    /// - `editor`: `TranslatedBy` (the tool that wrote this file), else Meta's `editor`, else
+    ///   "Tactus <ToolVersion>" for Tactus's own files;
+    /// - `author`: `Author`; `source`: `Source`; `description`: `Description`;
+    /// - `project`: for Tactus's own files the source's name without its extension (Lofelt
+    ///   Studio names a project after its sound), otherwise AHAP's `Project`;
+    /// - `tags`: Meta's only.
+    /// A field nothing gives is empty (`""`, `[]`). Entries that became a field, and entries
+    /// under Meta's names, are not repeated; `TranslatedBy` is kept (it marks a translation), and Tactus's maker entry
+    /// (`Project` "Tactus") is dropped, `editor` saying it.
+    /// - Parameter entries: `HapticWriteContext.metadata`, in order.
+    /// - Returns: the object's members, in the order they are written.
+    static func metaMetadata(_ entries: [MetadataEntry]) -> [(key: String, value: JSONValue)] {
+        func value(_ key: String) -> String? { entries.first { $0.key == key }?.value }
+        var given = Set(["editor", "author", "source", "project", "tags", "description"])
+        func first(_ keys: String...) -> String? {
+            guard let key = keys.first(where: { value($0) != nil }) else { return nil }
+            given.insert(key)
+            return value(key)
+        }
+        let tool = value("ToolVersion")
+        if tool != nil, value("Project") == "Tactus" { given.insert("Project") }
+        let editor = value("TranslatedBy") ?? first("editor") ?? tool.map { "Tactus \($0)" }
+        let author = first("author", "Author")
+        let source = first("source", "Source")
+        let project = first("project") ?? (tool != nil ? source.map(Self.stem) : first("Project"))
+        let tags = first("tags")
+        let description = first("description", "Description")
+        let fields: [(key: String, value: JSONValue)] = [
+            ("editor", .string(editor ?? "")), ("author", .string(author ?? "")), ("source", .string(source ?? "")),
+            ("project", .string(project ?? "")), ("tags", tagList(tags ?? "")), ("description", .string(description ?? "")),
+        ]
+        return fields + entries.filter { !given.contains($0.key) }.map { ($0.key, .string($0.value)) }
+    }
+
+    /// A file name without its last extension ("boom.wav" → "boom").
+    private static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Tags as the readers type them: an array of strings, from the comma-separated form
+    /// `HapticFileReader` gives them (empty names dropped).
+    static func tagList(_ text: String) -> JSONValue {
+        .array(text.split(separator: ",").map { $0.trimmingWhitespaces() }.filter { !$0.isEmpty }.map { .string($0) })
     }
 
     /// One breakpoint of an envelope, with the emphasis of a transient on amplitude breakpoints.

@@ -73,4 +73,51 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).prettyText(), text)
         XCTAssertEqual(JSONValue.sortedObject(["b": .null, "a": .null]).prettyText(), "{\n  \"a\": null,\n  \"b\": null\n}\n")
     }
+
+    /// Every control character is escaped (short forms where JSON has them, `\u00XX` otherwise)
+    /// and reads back; characters above U+001F, astral ones included, are written as they are.
+    func testEveryControlCharacterIsEscapedAndReadsBack() throws {
+        let short: [UInt32: String] = [0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"]
+        for code in UInt32(0)..<0x20 {
+            let text = String(Character(Unicode.Scalar(code)!))
+            let hex = String(code, radix: 16)
+            let expected = short[code] ?? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            XCTAssertEqual(JSONText.quote(text), "\"" + expected + "\"", "U+\(hex)")
+            XCTAssertEqual(try JSONReader.parse(Data(JSONValue.string(text).compactText().utf8)).string, text, "U+\(hex)")
+        }
+        XCTAssertEqual(JSONText.quote("\u{7F}ü\u{2028}𝄞"), "\"\u{7F}ü\u{2028}𝄞\"")
+    }
+
+    /// The one-line form: no spaces, members in their order, empty containers as `[]` and `{}`,
+    /// numbers as `shortest` writes them; it reads back to the same value.
+    func testCompactTextIsOneLineAndReadsBack() throws {
+        let value = JSONValue.object([
+            (key: "b", value: .array([.number(-0.0), .number(1e-7), .number(0.1 + 0.2), .number(1e21), .bool(false)])),
+            (key: "a \"q\"", value: .object([(key: "e", value: .array([])), (key: "o", value: .object([]))])),
+            (key: "n", value: .null),
+        ])
+        let text = value.compactText()
+        XCTAssertEqual(text, #"{"b":[0,1e-07,0.30000000000000004,1e+21,false],"a \"q\"":{"e":[],"o":{}},"n":null}"#)
+        XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).compactText(), text)
+    }
+
+    /// A value nested in a larger text: lines after the first indented two spaces per level,
+    /// no final newline; at level 0 it is `prettyText` without its newline.
+    func testPrettyTextNestedAtALevel() {
+        let value = JSONValue.object([(key: "k", value: .array([.string("v"), .object([])]))])
+        XCTAssertEqual(value.prettyText(nestedAt: 2), "{\n      \"k\": [\n        \"v\",\n        {}\n      ]\n    }")
+        XCTAssertEqual(value.prettyText(nestedAt: 0) + "\n", value.prettyText())
+        XCTAssertEqual(JSONValue.object([]).prettyText(nestedAt: 3), "{}")
+        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav")]),
+                       "{\n    \"Source\": \"a\\\"b.wav\"\n  }")
+    }
+
+    /// Deep nesting is indented level by level and reads back.
+    func testDeepNestingReadsBack() throws {
+        var value = JSONValue.number(2.5)
+        for depth in 0..<40 { value = depth.isMultiple(of: 2) ? .array([value]) : .object([(key: "d\(depth)", value: value)]) }
+        let text = value.prettyText()
+        XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).prettyText(), text)
+        XCTAssertTrue(text.contains("\n" + String(repeating: " ", count: 80) + "2.5\n"), "the innermost value 40 levels in")
+    }
 }

@@ -43,6 +43,12 @@ final class HapticFileCommandTests: XCTestCase {
                                        "--preset-from", haptic.path, "--quiet"])
         XCTAssertEqual(reuse.status, 0, "\(reuse)")
         XCTAssertEqual(try Data(contentsOf: again.appendingPathComponent("body_hits.ahap")), try Data(contentsOf: ahap))
+
+        // Its metadata names Tactus as Meta's `editor`, so a second run replaces it as Tactus's own.
+        let metadata = try String(contentsOf: haptic, encoding: .utf8)
+        XCTAssertTrue(metadata.contains("\"editor\": \"Tactus "), metadata)
+        let rerun = try CLIRunner.run(["convert", source.path, "-o", out.path, "--format", "haptic", "--quiet"])
+        XCTAssertEqual(rerun.status, 0, "\(rerun)")
     }
 
     func testAStudioExportPreviewsAndComparesWithItsTranslation() throws {

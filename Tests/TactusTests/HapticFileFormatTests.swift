@@ -1,7 +1,7 @@
 import Foundation
 import Tactus
 import TactusCore
-import TactusHaptic
+@testable import TactusHaptic
 import TactusTestSupport
 import XCTest
 
@@ -76,6 +76,49 @@ final class HapticFileFormatTests: XCTestCase {
         let amplitude = try envelope(json, "amplitude")
         XCTAssertEqual(amplitude.map(\.time), [0, 0.5])
         XCTAssertEqual(try envelope(json, "frequency").count, 1)
+    }
+
+    /// The metadata of a Tactus-made file under Meta's six field names, in Haptics Studio's
+    /// order, and Tactus's provenance beside them, all read back without a diagnostic.
+    func testTactusProvenanceIsWrittenUnderMetasFieldNames() throws {
+        let provenance = [("Project", "Tactus"), ("Description", "Haptics for boom.wav, made by Tactus"),
+                          ("Source", "boom.wav"), ("Preset", "impacts"), ("PresetOverrides", "peaks.delta=2"),
+                          ("PresetHash", "0123456789abcdef"), ("ToolVersion", "9.8.7")]
+            .map { MetadataEntry(key: $0.0, value: $0.1) }
+        var text = ""
+        try HapticFileFormat().write(HapticTrack(duration: 0.5), context: HapticWriteContext(metadata: provenance)) { text += $0 }
+        guard case .object(let members)? = try JSONReader.parse(Data(text.utf8))["metadata"] else {
+            return XCTFail("no metadata object in \(text)")
+        }
+        XCTAssertEqual(members.map(\.key), ["editor", "author", "source", "project", "tags", "description",
+                                            "Preset", "PresetOverrides", "PresetHash", "ToolVersion"])
+        XCTAssertEqual(members.map { $0.value.compactText() },
+                       [#""Tactus 9.8.7""#, #""""#, #""boom.wav""#, #""boom""#, "[]", #""Haptics for boom.wav, made by Tactus""#,
+                        #""impacts""#, #""peaks.delta=2""#, #""0123456789abcdef""#, #""9.8.7""#])
+        let read = try HapticFileFormat().read(Data(text.utf8))
+        XCTAssertEqual(read.warnings, [])
+        XCTAssertEqual(read.metadata.first { $0.key == "PresetHash" }?.value, "0123456789abcdef")
+    }
+
+    /// A translation keeps another tool's Meta fields, names Tactus as the editor, and turns
+    /// AHAP's `Project` into Meta's `project` when no source names the sound.
+    func testATranslationKeepsTheOriginalFieldsAndNamesTactusAsEditor() throws {
+        let lofelt = [("editor", "Lofelt Studio"), ("author", "a@b.c"), ("source", "Laser.wav"), ("tags", "ui, short"),
+                      ("TranslatedFrom", "Laser.haptic"), ("TranslatedBy", "Tactus 1.0")]
+        let apple = [("Project", "Gravel"), ("Created", "2019"), ("TranslatedFrom", "Gravel.ahap"), ("TranslatedBy", "Tactus 1.0")]
+        for (entries, expected) in [
+            (lofelt, ["editor": "\"Tactus 1.0\"", "author": "\"a@b.c\"", "source": "\"Laser.wav\"", "project": "\"\"",
+                      "tags": "[\"ui\",\"short\"]", "TranslatedFrom": "\"Laser.haptic\"", "TranslatedBy": "\"Tactus 1.0\""]),
+            (apple, ["editor": "\"Tactus 1.0\"", "source": "\"\"", "project": "\"Gravel\"", "Created": "\"2019\""]),
+        ] {
+            let members = HapticFileFormat.metaMetadata(entries.map { MetadataEntry(key: $0.0, value: $0.1) })
+            XCTAssertEqual(Array(members.prefix(6).map(\.key)), ["editor", "author", "source", "project", "tags", "description"])
+            XCTAssertEqual(Set(members.map(\.key)).count, members.count, "no key twice: \(members)")
+            XCTAssertFalse(members.contains { $0.key == "Project" || $0.value.string == "Lofelt Studio" }, "\(members)")
+            for (key, value) in expected {
+                XCTAssertEqual(members.first { $0.key == key }?.value.compactText(), value, key)
+            }
+        }
     }
 
     func testNonFiniteNumbersAreRefused() {
