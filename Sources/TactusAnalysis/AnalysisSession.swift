@@ -83,6 +83,8 @@ public struct AnalysisResult {
 
     /// The per-frame values of the feature named `name` (a `FeatureDescriptor.id`, such as
     /// `LevelAnalyzer.output`).
+    /// - Parameter name: an output id from `AnalysisSession.outputDescriptors` (e.g. `rms.db`).
+    /// - Returns: one value per frame, in the descriptor's unit.
     /// - Throws: `MissingFeature` when the result holds none by that name (it was dropped
     ///   before mapping, or no analyzer declares it).
     public func feature(_ name: String) throws -> [Float] {

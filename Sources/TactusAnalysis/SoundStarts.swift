@@ -19,7 +19,10 @@ public final class SoundStarts {
         /// The sound's first audible sample, in seconds.
         public var time: Double
 
-        /// A sound starting at `time` after a silence from `silenceStart`, seconds.
+        /// A sound starting at `time` after a silence from `silenceStart`.
+        /// - Parameters:
+        ///   - silenceStart: start of the silence before the sound, seconds.
+        ///   - time: the sound's first audible sample, seconds (≥ `silenceStart`).
         public init(silenceStart: Double, time: Double) {
             self.silenceStart = silenceStart
             self.time = time

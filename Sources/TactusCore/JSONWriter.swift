@@ -17,6 +17,7 @@ extension JSONValue {
     /// it): every line after the first indented by two more spaces per level, no final
     /// newline. `prettyText(nestedAt: 0)` is `prettyText()` without its final newline.
     /// - Parameter level: how many containers enclose the value (≥ 0).
+    /// - Returns: the value's text, without a final newline.
     /// - Precondition: every number is finite.
     public func prettyText(nestedAt level: Int) -> String {
         var out = ""

@@ -107,6 +107,12 @@ public struct ParameterDescriptor: Sendable {
     /// A choice among the cases of `Choice`, in their declared order: the options a preset,
     /// the schema and `--set` see are the raw values, and a part reads the value back as a
     /// case (`ParameterSet.choice(_:as:)`), never by comparing text.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - type: the enum whose cases are the options.
+    ///   - value: the default case.
+    ///   - help: what it does.
+    /// - Returns: the descriptor.
     public static func choice<Choice: RawRepresentable & CaseIterable>(
         _ name: String, _ type: Choice.Type, default value: Choice, help: String) -> ParameterDescriptor
         where Choice.RawValue == String {
@@ -115,6 +121,8 @@ public struct ParameterDescriptor: Sendable {
 
     /// This parameter set to `value`: a typed entry for a layer of defaults (such as an onset
     /// method's peak-picking defaults), whose name cannot be misspelt.
+    /// - Parameter value: the value, of this parameter's kind and within its range.
+    /// - Returns: the setting.
     public func setting(_ value: ParameterValue) -> ParameterSetting {
         ParameterSetting(descriptor: self, value: value)
     }
@@ -294,6 +302,10 @@ public struct ParameterSet: Equatable, Sendable {
     /// The value of a choice declared with `ParameterDescriptor.choice(_:_:default:help:)`, as
     /// its case. The set was checked against the descriptor's options, the enum's raw values,
     /// so every stored value names a case.
+    /// - Parameters:
+    ///   - descriptor: a choice declared with `type`'s cases.
+    ///   - type: the enum to read the value as.
+    /// - Returns: the case the set holds.
     public func choice<Choice: RawRepresentable>(_ descriptor: ParameterDescriptor, as type: Choice.Type) -> Choice
         where Choice.RawValue == String {
         guard let value = Choice(rawValue: choice(descriptor)) else {

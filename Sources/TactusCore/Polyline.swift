@@ -79,13 +79,16 @@ extension Polyline {
         private var after = 0
         private var last = -Double.infinity
 
-        /// A cursor at the start of `knots` (sorted by time).
+        /// A cursor at the start of `knots`.
+        /// - Parameter knots: the curve's knots, sorted by time.
         public init(_ knots: [Knot]) {
             self.knots = knots
         }
 
         /// `Polyline.value(of: knots, at: t)`, bit for bit; `t` must not be earlier than the
         /// time of the previous read.
+        /// - Parameter t: the time read, in the knots' unit (seconds in a track).
+        /// - Returns: the curve's value at `t`.
         public mutating func value(at t: Double) -> Double {
             precondition(t >= last, "a Polyline.Cursor reads forwards")
             last = t

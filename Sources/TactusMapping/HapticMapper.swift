@@ -10,6 +10,11 @@ public struct HapticMapper {
 
     /// A mapper with the mapping sections' parameters (`mapping.loudness`, `mapping.transients`,
     /// `mapping.intensity`, `mapping.sharpness`), read here once.
+    /// - Parameters:
+    ///   - loudness: `LoudnessSettings` values (how the sound's level sets the strength).
+    ///   - transients: `TransientSettings` values.
+    ///   - intensity: `IntensitySettings` values.
+    ///   - sharpness: `SharpnessSettings` values.
     public init(loudness: ParameterSet, transients: ParameterSet, intensity: ParameterSet, sharpness: ParameterSet) {
         settings = MappingSettings(loudness: .init(loudness), transients: .init(transients),
                                    intensity: .init(intensity), sharpness: .init(sharpness))

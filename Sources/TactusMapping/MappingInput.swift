@@ -26,6 +26,15 @@ public struct MappingInput: Sendable {
 
     /// The input from its parts; the three per-frame arrays have one value per frame each
     /// (a precondition).
+    /// - Parameters:
+    ///   - hopSeconds: seconds between frames (> 0).
+    ///   - duration: the sound's length, seconds.
+    ///   - levelsDb: each frame's RMS level, dBFS.
+    ///   - centroidsHz: each frame's magnitude centroid, Hz (0 when silent).
+    ///   - weightedOctaves: each frame's weighted centroid, log2 Hz (0 when silent).
+    ///   - onsets: onset times, seconds, increasing.
+    ///   - loudestMomentaryLufs: the sound's loudest momentary loudness, LUFS.
+    ///   - soundStarts: where each sound begins after a silence.
     public init(hopSeconds: Double, duration: Double, levelsDb: [Float], centroidsHz: [Float], weightedOctaves: [Float],
                 onsets: [Double], loudestMomentaryLufs: Double, soundStarts: [SoundStarts.Start] = []) {
         precondition(centroidsHz.count == levelsDb.count && weightedOctaves.count == levelsDb.count,
@@ -41,6 +50,7 @@ public struct MappingInput: Sendable {
     }
 
     /// The features `HapticMapper.inputs` names, taken from `analysis`.
+    /// - Parameter analysis: the analysis of one sound.
     /// - Throws: `AnalysisResult.MissingFeature` when one of them is not in it.
     public init(_ analysis: AnalysisResult) throws {
         try self.init(hopSeconds: analysis.hopSeconds, duration: analysis.duration,
