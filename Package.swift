@@ -45,10 +45,13 @@ let package = Package(
         // the binary), Foundation on Apple platforms, Dispatch and the C library.
         .target(name: "TactusPlatform", exclude: ["LICENSE"]),
         // Format-free core: HapticTrack, the output-format seam, the parameter system, the JSON
-        // reader and writer, stable hashes, staged (atomic) outputs and file errors.
+        // reader and writer, stable hashes, locks and threads. No file I/O.
         .target(name: "TactusCore", dependencies: ["TactusPlatform"], exclude: ["LICENSE"]),
+        // POSIX file plumbing: untrusted input files, staged (atomic) outputs, the commit log,
+        // file copies, plain relative paths and one-line file errors.
+        .target(name: "TactusFiles", dependencies: ["TactusCore", "TactusPlatform"], exclude: ["LICENSE"]),
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
-        .target(name: "TactusAHAP", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        .target(name: "TactusAHAP", dependencies: ["TactusCore", "TactusFiles"], exclude: ["LICENSE"]),
         // Foundation-only: Meta/Lofelt .haptic, written, read and checked.
         .target(name: "TactusHaptic", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
@@ -57,33 +60,33 @@ let package = Package(
         // and gamepad rumble.
         .target(name: "TactusRender", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
-        .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
+        .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore", "TactusFiles"]),
         // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
         .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
         // The mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
         // Presets (files, library, resolution, schema, printer) and the built-in format list whose
         // parameters they tune: above the mapping and the writers.
-        .target(name: "TactusPresets", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
+        .target(name: "TactusPresets", dependencies: ["TactusCore", "TactusFiles", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
+        .target(name: "Tactus", dependencies: ["TactusCore", "TactusFiles", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
-        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAudio"]),
+        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusFiles", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
+            "Tactus", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // What both executables share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
-            "Tactus", "TactusCore", "TactusPresets",
+            "Tactus", "TactusCore", "TactusFiles", "TactusPresets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The CLI; `tactus tune` runs `tactus-tune`, so this does not link Hummingbird or SwiftNIO.
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
+            "Tactus", "TactusCore", "TactusFiles", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tactus-tune", dependencies: [
@@ -100,14 +103,15 @@ let package = Package(
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
+        .testTarget(name: "TactusFilesTests", dependencies: ["TactusFiles"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),
         .testTarget(name: "TactusHapticTests", dependencies: ["TactusCore", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
+        .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusFiles", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
-        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusPresets", "TactusTestSupport"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusFiles", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "TactusFiles", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
+        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "TactusFiles", "Tactus", "TactusPresets", "TactusTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -2,6 +2,7 @@ import TactusAHAP
 import TactusAnalysis
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 

@@ -1,5 +1,6 @@
 import TactusAudio
 import TactusCore
+import TactusFiles
 
 extension FileError {
     /// The failure of converting `file`, whatever layer it came from: the reason and hint of

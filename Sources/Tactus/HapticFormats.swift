@@ -1,6 +1,7 @@
 import TactusAHAP
 import TactusAndroid
 import TactusCore
+import TactusFiles
 import TactusPresets
 import TactusHaptic
 

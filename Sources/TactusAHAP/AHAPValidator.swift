@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// One finding of `AHAPValidator`, printable on one line.
 public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import CSndFile
 import TactusCore
+import TactusFiles
 
 /// What a file's header says about its audio.
 public struct AudioFormat: Equatable, Sendable {

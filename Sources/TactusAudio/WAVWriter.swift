@@ -1,5 +1,6 @@
 import CSndFile
 import TactusCore
+import TactusFiles
 
 /// Writes interleaved float frames to a WAV file through libsndfile, block by block.
 public final class WAVWriter {

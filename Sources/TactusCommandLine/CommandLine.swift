@@ -1,6 +1,7 @@
 import ArgumentParser
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPresets
 
 /// The version both executables (`tactus`, `tactus-tune`) print.

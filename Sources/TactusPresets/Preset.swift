@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 import TactusMapping
 
 /// A preset problem, located by file and JSON path:

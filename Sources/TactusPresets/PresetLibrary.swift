@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 import TactusMapping
 
 /// Finds presets by name or path and resolves their `extends` chains.

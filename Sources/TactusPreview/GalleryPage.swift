@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// One file of a batch, as the gallery lists it.
 public struct GalleryRow: Equatable, Sendable {

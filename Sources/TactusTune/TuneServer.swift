@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import TactusCore
+import TactusFiles
 import TactusPresets
 
 /// The HTTP side of `tactus tune` (Hummingbird on 127.0.0.1 only): the page and its assets,

@@ -1,6 +1,7 @@
 import Tactus
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusPresets
 import TactusPreview
 

@@ -2,6 +2,7 @@ import Tactus
 import TactusAnalysis
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusPreview

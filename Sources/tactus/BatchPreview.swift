@@ -1,5 +1,6 @@
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPreview
 
 /// `tactus batch --preview`: a preview of each conversion's first output in a readable format

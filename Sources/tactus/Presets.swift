@@ -1,5 +1,6 @@
 import TactusCommandLine
 import TactusCore
+import TactusFiles
 import ArgumentParser
 import TactusPresets
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPreview
 
 struct Preview: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Tactus
 import TactusAHAP
 import TactusCore
+import TactusFiles
 import TactusCommandLine
 import TactusPresets
 

@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusCommandLine
 import TactusCore
+import TactusFiles
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import TactusMapping
 import TactusPresets
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The default preset as shipped in Presets/.
 func shippedPreset(_ name: String = "default", overrides: [String] = []) throws -> ResolvedPreset {

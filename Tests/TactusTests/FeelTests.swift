@@ -2,6 +2,7 @@ import XCTest
 import Tactus
 import TactusAnalysis
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusTestSupport

@@ -4,6 +4,7 @@ import TactusAHAP
 import TactusMapping
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The continuous part of the mapping, judged the way Core Haptics would play it.
 final class MappingTests: XCTestCase {

@@ -6,6 +6,7 @@ import TactusMapping
 import TactusPresets
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 final class PresetTests: XCTestCase {
     var dir: URL!

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// What `tactus batch` wrote for each source: `<OUT_DIR>/.tactus-manifest.json`.
 ///

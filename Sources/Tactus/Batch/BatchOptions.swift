@@ -1,5 +1,6 @@
 import TactusAHAP
 import TactusCore
+import TactusFiles
 import TactusPresets
 
 /// Everything a `tactus batch` run is asked to do.

@@ -1,5 +1,6 @@
 import TactusPresets
 import TactusCore
+import TactusFiles
 
 /// One source to convert (or to find up to date), with everything decided up front.
 public struct BatchJob {

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// The `--report` JSON: the run's settings and summary, one entry per file, the problems
 /// and the outputs of deleted sources. Paths are shown as in messages (under the folders as

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {

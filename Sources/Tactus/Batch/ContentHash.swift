@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an
 /// input is unchanged since the run that produced its outputs.

@@ -1,5 +1,6 @@
 import TactusPresets
 import TactusCore
+import TactusFiles
 
 /// The preset each folder of a batch's input tree converts with.
 ///

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// Housekeeping in a batch's output folder.
 enum OutputTree {

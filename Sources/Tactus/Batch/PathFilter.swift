@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// `--include` / `--exclude` shell globs (`*`, `?`, `[…]`), matched against paths relative
 /// to the batch's input folder.

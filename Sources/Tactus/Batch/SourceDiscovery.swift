@@ -1,5 +1,6 @@
 import TactusAudio
 import TactusCore
+import TactusFiles
 
 /// An audio file found under the batch's input folder.
 public struct BatchSource: Sendable {

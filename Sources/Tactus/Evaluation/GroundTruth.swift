@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// An annotated sound: the audio file and the onset times a designer wants transients at.
 ///

@@ -1,3 +1,4 @@
+import TactusCore
 import TactusPlatform
 
 /// The outputs one command has committed and not yet synced to disk, in commit order without

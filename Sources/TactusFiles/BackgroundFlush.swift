@@ -1,3 +1,4 @@
+import TactusCore
 import TactusPlatform
 
 /// Syncs a log's committed outputs to disk on a thread of its own while a long run goes on,
