@@ -5,6 +5,12 @@ import TactusCore
 import TactusFiles
 import TactusMapping
 import TactusPresets
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One file a conversion wrote in one haptic format.
 public struct FormatOutput: Equatable {

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Output stems for a set of sources, so that no two sources write the same files.
 ///

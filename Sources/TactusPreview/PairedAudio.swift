@@ -1,5 +1,6 @@
 import TactusCore
 import TactusAudio
+import TactusPlatform
 
 /// The sound a haptic file plays with (`ImportedHaptics.pairedAudio`: AHAP's `AudioCustom`
 /// at 0 s), opened, found relative to the file as Core Haptics finds it.

@@ -1,6 +1,7 @@
 import TactusAudio
 import TactusCore
 import TactusFiles
+import TactusPlatform
 
 /// Makes the preview of one haptic file of any readable format: the haptics as sound, the
 /// sound and haptics side by side, a plot and a page that plays them with a moving playhead.

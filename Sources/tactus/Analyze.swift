@@ -3,6 +3,7 @@ import Tactus
 import TactusCommandLine
 import TactusCore
 import TactusFiles
+import TactusPlatform
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(

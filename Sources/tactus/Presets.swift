@@ -3,6 +3,7 @@ import TactusCore
 import TactusFiles
 import ArgumentParser
 import TactusPresets
+import TactusPlatform
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Tactus
 import TactusCore
 import TactusFiles
 import TactusPreview
+import TactusPlatform
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(

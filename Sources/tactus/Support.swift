@@ -5,6 +5,7 @@ import TactusCore
 import TactusFiles
 import TactusCommandLine
 import TactusPresets
+import TactusPlatform
 
 /// The inputs of a command that writes per-file outputs (`convert`, `preview`): every input
 /// is protected from being replaced, and inputs sharing a stem in one output folder get

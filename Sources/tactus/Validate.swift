@@ -4,6 +4,7 @@ import TactusAHAP
 import TactusCommandLine
 import TactusCore
 import TactusFiles
+import TactusPlatform
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import TactusAHAP
 import TactusCore
 import TactusFiles
 import TactusPresets
+import TactusPlatform
 
 /// Everything a `tactus batch` run is asked to do.
 public struct BatchOptions {

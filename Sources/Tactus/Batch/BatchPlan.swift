@@ -1,6 +1,7 @@
 import TactusPresets
 import TactusCore
 import TactusFiles
+import TactusPlatform
 
 /// One source to convert (or to find up to date), with everything decided up front.
 public struct BatchJob {

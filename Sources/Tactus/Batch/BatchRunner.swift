@@ -1,5 +1,6 @@
 import TactusCore
 import TactusFiles
+import TactusPlatform
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {
