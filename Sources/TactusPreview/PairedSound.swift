@@ -2,17 +2,13 @@ import TactusCore
 import TactusAudio
 import TactusPlatform
 
-/// The sound a haptic file plays with (`ImportedHaptics.pairedAudio`: AHAP's `AudioCustom`
-/// at 0 s), opened, found relative to the file as Core Haptics finds it.
-struct PairedAudio {
-    let reader: AudioFileReader
-
-    /// Where the sound `paired` names is, relative to the haptic `file` (or absolute); nil
-    /// when it names none.
-    static func location(of paired: TactusCore.PairedAudio?, besides file: URL) -> URL? {
-        guard let path = paired?.fileName, !path.isEmpty else { return nil }
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
-            : file.deletingLastPathComponent().appendingPathComponent(path)
+extension PairedAudio {
+    /// Where this sound is, found relative to the haptic `file` that names it as Core Haptics
+    /// finds it (an absolute name as it is); nil when the name is empty.
+    func location(besides file: URL) -> URL? {
+        guard !fileName.isEmpty else { return nil }
+        let url = fileName.hasPrefix("/") ? URL(fileURLWithPath: fileName)
+            : file.deletingLastPathComponent().appendingPathComponent(fileName)
         return url.standardizedFileURL
     }
 }
@@ -22,8 +18,8 @@ struct PairedAudio {
 final class PatternTimeSound {
     private let blocks: MonoBlockReader<Float>
 
-    init(_ audio: PairedAudio, blockFrames: Int) {
-        blocks = MonoBlockReader(audio.reader, blockFrames: blockFrames)
+    init(_ audio: AudioFileReader, blockFrames: Int) {
+        blocks = MonoBlockReader(audio, blockFrames: blockFrames)
     }
 
     /// Fills as much of `mono` as the sound still covers; returns the frames filled (0 at the end).
