@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Tactus", targets: ["Tactus"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
+        .library(name: "TactusFiles", targets: ["TactusFiles"]),
         .library(name: "TactusAHAP", targets: ["TactusAHAP"]),
         .library(name: "TactusHaptic", targets: ["TactusHaptic"]),
         .library(name: "TactusAndroid", targets: ["TactusAndroid"]),
@@ -31,6 +32,8 @@ let package = Package(
         // Hummingbird's own: its header and byte-buffer types, named in `TactusTune`.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // Hummingbird's logger type, which `TactusTune` hands it (a no-op one).
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -41,53 +44,57 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
 
-        // The platform layer, re-exported by TactusCore: FoundationEssentials on Linux (no ICU in
-        // the binary), Foundation on Apple platforms, Dispatch and the C library.
+        // The platform's Foundation under one name: FoundationEssentials on Linux (no ICU in the
+        // binary), Foundation on Apple platforms. Modules import the C library and Dispatch themselves.
         .target(name: "TactusPlatform", exclude: ["LICENSE"]),
         // Format-free core: HapticTrack, the output-format seam, the parameter system, the JSON
-        // reader and writer, stable hashes, staged (atomic) outputs and file errors.
+        // reader and writer, stable hashes, locks and threads. No file I/O.
         .target(name: "TactusCore", dependencies: ["TactusPlatform"], exclude: ["LICENSE"]),
+        // POSIX file plumbing: untrusted input files, staged (atomic) outputs, the commit log,
+        // file copies, plain relative paths and one-line file errors.
+        .target(name: "TactusFiles", dependencies: ["TactusCore", "TactusPlatform"], exclude: ["LICENSE"]),
         // Foundation-only: AHAP model, encoder, decoder, validator, evaluator. Apps can embed it.
-        .target(name: "TactusAHAP", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        .target(name: "TactusAHAP", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles"], exclude: ["LICENSE"]),
         // Foundation-only: Meta/Lofelt .haptic, written, read and checked.
-        .target(name: "TactusHaptic", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        .target(name: "TactusHaptic", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
-        .target(name: "TactusAndroid", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        .target(name: "TactusAndroid", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: formats rendered on a time grid: actuator drive signals (pcm, dualsense)
         // and gamepad rumble.
-        .target(name: "TactusRender", dependencies: ["TactusCore"], exclude: ["LICENSE"]),
+        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
-        .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusCore"]),
+        .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
         // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
         .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
         // The mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
         // Presets (files, library, resolution, schema, printer) and the built-in format list whose
         // parameters they tune: above the mapping and the writers.
-        .target(name: "TactusPresets", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
+        .target(name: "TactusPresets", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusCore", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
+        .target(name: "Tactus", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
-        .target(name: "TactusPreview", dependencies: ["TactusCore", "TactusAudio"]),
+        .target(name: "TactusPreview", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusCore", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // What both executables share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
-            "Tactus", "TactusCore", "TactusPresets",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusPresets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The CLI; `tactus tune` runs `tactus-tune`, so this does not link Hummingbird or SwiftNIO.
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusCore", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tactus-tune", dependencies: [
-            "TactusCommandLine", "TactusCore", "TactusPresets", "TactusTune",
+            "TactusCommandLine", "TactusPlatform", "TactusCore", "TactusPresets", "TactusTune",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -100,14 +107,17 @@ let package = Package(
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
+        .testTarget(name: "TactusFilesTests", dependencies: ["TactusFiles"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),
+        .testTarget(name: "TactusAndroidTests", dependencies: ["TactusCore", "TactusAndroid", "TactusTestSupport"]),
         .testTarget(name: "TactusHapticTests", dependencies: ["TactusCore", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusAudio", "TactusTestSupport"]),
+        .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusFiles", "TactusAudio", "TactusTestSupport"]),
         .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
-        .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
-        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
-        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "Tactus", "TactusPresets", "TactusTestSupport"]),
+        .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
+        .testTarget(name: "TactusPresetsTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
+        .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusCore", "TactusFiles", "TactusAHAP", "TactusAnalysis", "TactusAudio", "TactusMapping", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
+        .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "TactusCore", "TactusFiles", "TactusAudio", "TactusMapping", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
+        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "TactusCore", "TactusFiles", "TactusMapping", "Tactus", "TactusPresets", "TactusTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

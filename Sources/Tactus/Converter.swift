@@ -2,8 +2,15 @@ import TactusAHAP
 import TactusAnalysis
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One file a conversion wrote in one haptic format.
 public struct FormatOutput: Equatable {
@@ -239,7 +246,7 @@ public struct Converter {
     }
 
     private func outputURLs(in directory: URL, stem: String) -> [URL] {
-        fileEndings.map { directory.appendingPathComponent(stem + "." + $0.ending) }
+        fileEndings.map { directory.appendingPathComponent(OutputNaming.fileName(stem: stem, ending: $0.ending)) }
     }
 
     /// Writes `track` in every format into staged files, runs `beforeCommit` (which commits
@@ -358,7 +365,7 @@ enum AudioPairing {
             if besideSource { return .reference(name: source.lastPathComponent) }
             return .copy(directory.appendingPathComponent(source.lastPathComponent))
         }
-        return .transcode(directory.appendingPathComponent(stem + ".wav"), .preserving(reader.format.encoding))
+        return .transcode(directory.appendingPathComponent(OutputNaming.transcodedAudioName(stem: stem)), .preserving(reader.format.encoding))
     }
 
     /// The file this pairing writes, if it writes one.

@@ -1,5 +1,7 @@
 import TactusAudio
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 extension FileError {
     /// The failure of converting `file`, whatever layer it came from: the reason and hint of

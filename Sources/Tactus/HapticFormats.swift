@@ -1,8 +1,10 @@
 import TactusAHAP
 import TactusAndroid
 import TactusCore
+import TactusFiles
 import TactusPresets
 import TactusHaptic
+import TactusPlatform
 
 /// The registry of haptic formats: the ones `--format` and presets select by id, and the
 /// readable ones whose files `convert` translates and `validate`/`preview` check — a static

@@ -1,6 +1,8 @@
 import TactusCore
+import TactusPlatform
 
-/// Output stems for a set of sources, so that no two sources write the same files.
+/// The names of a sound's outputs, in one place: its stem among a set of sources, and the
+/// files named from a stem (every haptic file, the transcoded paired audio).
 ///
 /// A source's outputs are normally `<stem>.ahap` (and `<stem>.wav` when its audio must be
 /// transcoded), where the stem is its name without extension. When several sources going
@@ -8,6 +10,8 @@ import TactusCore
 /// name as the stem instead: `hit.wav.ahap` + `hit.wav`, `hit.ogg.ahap` + `hit.ogg.wav`.
 /// The rule depends only on the set of sources, so reruns name things the same way.
 public enum OutputNaming {
+    /// Each source's stem: its name without extension, or its whole name where sources going to
+    /// the same folder (by `outputDirectory`) share a stem, compared without case.
     /// - Parameters:
     ///   - sources: every source of the run.
     ///   - outputDirectory: the folder a source's outputs go to.
@@ -27,4 +31,17 @@ public enum OutputNaming {
         }
         return stems
     }
+
+    /// The file named `<stem>.<ending>`, `ending` without its leading dot (a format's file ending,
+    /// `HapticFormat.fileEndings`).
+    public static func fileName(stem: String, ending: String) -> String { stem + "." + ending }
+
+    /// The names of the files `format` writes for a sound of this stem, in its ending order.
+    public static func hapticFileNames(stem: String, format: any HapticFormat) -> [String] {
+        format.fileEndings.map { fileName(stem: stem, ending: $0) }
+    }
+
+    /// The name of the WAV a sound's audio is transcoded into when it pairs audio that Apple
+    /// platforms do not reliably play (`<stem>.wav`).
+    public static func transcodedAudioName(stem: String) -> String { fileName(stem: stem, ending: "wav") }
 }

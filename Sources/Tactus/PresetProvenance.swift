@@ -1,5 +1,7 @@
 import TactusPresets
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// Which tool and preset made a haptic file, recorded in its metadata (AHAP's `Metadata`,
 /// `.haptic`'s `metadata`, Android's and rumble's `metadata`) so an output can be traced,

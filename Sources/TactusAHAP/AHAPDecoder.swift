@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Why a file could not be read as an AHAP document.
 public struct AHAPDecodingError: Error, Equatable, Sendable, CustomStringConvertible {

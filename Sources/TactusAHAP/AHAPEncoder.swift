@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Writes an `AHAPDocument` as JSON text, byte for byte the same on every platform.
 ///

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Core Haptics' AHAP as a format: `AHAPWriter` lays the track out, `AHAPEncoder` writes the
 /// text, and the paired audio becomes the `AudioCustom` event. Files from any tool are read

@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// One finding of `AHAPValidator`, printable on one line.
 public struct AHAPDiagnostic: Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Turns a `HapticTrack` into an AHAP document whose transients play exactly as designed.
 ///

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Moves an onset from its STFT frame to the sample where the sound rises out of what
 /// precedes it, so a transient lands on the audible attack rather than on a frame centre.

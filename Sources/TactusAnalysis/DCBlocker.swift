@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Removes a constant offset (DC) from the analysed signal with a one-pole high-pass,
 /// `y[n] = x[n] − x[n−1] + p·y[n−1]`.

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Describes one per-frame output of an analyzer, as a Vamp plugin's output descriptor does:
 /// what it is, in which unit, and how many decimals mean something. Reports and tools list

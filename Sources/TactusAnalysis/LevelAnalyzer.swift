@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Loudness envelope: RMS of each frame's raw samples, in dBFS (a full-scale sine is −3 dB).
 public final class LevelAnalyzer: FrameAnalyzer, TunablePart {

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Groups FFT bins into bands equally spaced in log-frequency (triangular, as in SuperFlux
 /// and madmom), so every octave counts the same: a low thump is not outvoted by the hundreds

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// High-frequency content (Masri): energy weighted by frequency, so bright attacks such as
 /// clicks and cymbals stand out. Scored as the dB rise of the weighted energy.

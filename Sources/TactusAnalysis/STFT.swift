@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One analysis frame, handed to every analyzer in turn.
 ///

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where each sound of a signal begins: its first audible sample, at the file's start or after
 /// a silence, so that nothing felt comes before what is heard.

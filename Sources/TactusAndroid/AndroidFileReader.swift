@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Reads and checks `<stem>.android.json` files against their specification
 /// (`Integrations/Android/FORMAT.md`) and the Android APIs each part is handed to.

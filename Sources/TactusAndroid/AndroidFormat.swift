@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Android haptics as one JSON file per sound (`<stem>.android.json`, specified in
 /// `Integrations/Android/FORMAT.md`) holding the same haptics in every form Android plays, so

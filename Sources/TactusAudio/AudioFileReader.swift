@@ -1,5 +1,12 @@
 import CSndFile
 import TactusCore
+import TactusFiles
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a file's header says about its audio.
 public struct AudioFormat: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// A sound file as a `SoundSource`: opened read-only again and decoded from its start each time
 /// a format asks (DualSense's WAV carries the sound itself), one block in memory at a time.

@@ -1,5 +1,7 @@
 import CSndFile
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// Writes interleaved float frames to a WAV file through libsndfile, block by block.
 public final class WAVWriter {

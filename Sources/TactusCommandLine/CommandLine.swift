@@ -1,7 +1,14 @@
 import ArgumentParser
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPresets
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The version both executables (`tactus`, `tactus-tune`) print.
 public enum TactusCLIVersion {

@@ -125,19 +125,6 @@ extension HapticReadableFormat {
     /// Largest haptic file Tactus reads, in bytes: far beyond any real pattern (a million AHAP
     /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
     public static var maxFileBytes: Int { 256 << 20 }
-
-    /// The file at `url` read in this format: its bytes (for `validate`) and what it plays.
-    /// - Throws: `FileError` naming the file: not a regular file, larger than `maxFileBytes`,
-    ///   or not valid in this format (with the place).
-    /// - Parameter url: the haptic file.
-    /// - Returns: its bytes and what it plays.
-    public func contents(of url: URL) throws -> (data: Data, haptics: ImportedHaptics) {
-        let data = try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
-        do { return (data, try read(data)) } catch {
-            throw FileError(file: url.path, reason: "is not a valid \(Self.fileExtension) file: \(error)",
-                            hint: "check it with tactus validate")
-        }
-    }
 }
 
 extension HapticFormat {

@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 package extension String {
     /// C's `printf` formatting (`%.2f`, `%5d`, `%016llx`, `%04X`) through the C library's

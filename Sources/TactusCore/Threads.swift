@@ -1,4 +1,10 @@
 import TactusPlatform
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A mutual-exclusion lock on a pthread mutex: what `NSLock` gave, without Foundation
 /// (`Synchronization.Mutex` needs macOS 15; the package supports macOS 13).

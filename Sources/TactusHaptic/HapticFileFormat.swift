@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Meta / Lofelt `.haptic` (version 1 JSON) as an output format: one continuous amplitude and
 /// frequency envelope, with each transient as an `emphasis` on an amplitude breakpoint.

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Reads and checks Meta / Lofelt `.haptic` (version 1 JSON) files, to the rules of the
 /// reference readers: Lofelt's `core/datamodel/src/v1.rs` (NiceVibrations) and Meta's

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One-pole attack/release smoothing, as in a compressor's level detector: rises within
 /// `attackMs`, falls within `releaseMs`, so the haptic body follows the sound without

@@ -1,5 +1,10 @@
 import TactusAnalysis
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns analysis features into a format-free `HapticTrack`: transients at the onsets, a
 /// gated continuous intensity that follows the loudness envelope, and sharpness that

@@ -1,6 +1,11 @@
 import TactusAnalysis
 import TactusCore
 import TactusMapping
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Designer-level controls: five knobs in a designer's words (how strong, how much body, how
 /// round or crisp, how many transients), each moving the detailed parameters of other

@@ -1,5 +1,7 @@
 import TactusCore
+import TactusFiles
 import TactusMapping
+import TactusPlatform
 
 /// A preset problem, located by file and JSON path:
 /// `mine.json: mapping.intensity.gamma = 7 is outside 0.2…4`.

@@ -1,5 +1,7 @@
 import TactusCore
+import TactusFiles
 import TactusMapping
+import TactusPlatform
 
 /// Finds presets by name or path and resolves their `extends` chains.
 ///

@@ -1,5 +1,6 @@
 import TactusAnalysis
 import TactusCore
+import TactusFiles
 import TactusMapping
 
 /// A preset with its inheritance chain and overrides applied, every value validated, and

@@ -1,5 +1,6 @@
 import TactusCore
 import TactusAudio
+import TactusPlatform
 
 /// The single streaming pass over the sound: it writes the sonified haptics, the
 /// side-by-side mix (sound left, haptics right, sample-aligned) and gathers the waveform

@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// One file of a batch, as the gallery lists it.
 public struct GalleryRow: Equatable, Sendable {

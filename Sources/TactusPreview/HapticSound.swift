@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// What a track plays, as sound: the rendering `tactus preview` writes (`HapticSonifier` on
 /// `HapticPlayback`), for a caller that plays it itself (`tactus tune`'s page).

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// The one-file HTML page of a preview: key numbers, the plot inline, players for the
 /// sound, the haptics and both side by side, and a playhead that follows whichever plays.

@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Draws a preview plot as SVG: the sound's waveform above, the haptics below on one time
 /// axis. It draws what `HapticTimeline` and `WaveformEnvelope` computed and evaluates

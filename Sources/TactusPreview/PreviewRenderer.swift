@@ -1,5 +1,7 @@
 import TactusAudio
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// Makes the preview of one haptic file of any readable format: the haptics as sound, the
 /// sound and haptics side by side, a plot and a page that plays them with a moving playhead.
@@ -43,10 +45,10 @@ public enum PreviewRenderer {
         let (opened, audio, outputs, warnings) = try open(file, format, into: directory, stem: stem, soundCheck: soundCheck)
         let playback = opened.playback
         try refuseOverlongPreview(playback, audio, file: file)
-        try outputs.prepare(protecting: protectedPaths.union([file, audio?.reader.url].compactMap { $0?.standardizedFileURL.path }))
+        try outputs.prepare(protecting: protectedPaths.union([file, audio?.url].compactMap { $0?.standardizedFileURL.path }))
         defer { outputs.staged.forEach { $0.discard() } }
 
-        let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
+        let sampleRate = audio?.format.sampleRate ?? defaultSampleRate
         let hapticSeconds = max(playback.endTime + HapticSonifier.longestTick, minimumDuration)
         let pass = AudioPass(sonifier: HapticSonifier(playback: playback, sampleRate: sampleRate),
                              hapticFrames: Int((hapticSeconds * sampleRate).rounded(.up)))
@@ -55,7 +57,7 @@ public enum PreviewRenderer {
             written = try pass.run(sound: audio.map { PatternTimeSound($0, blockFrames: AudioPass.blockFrames) },
                                    haptics: outputs.haptics.temporary, sideBySide: outputs.sideBySide?.temporary)
         } catch let error as AudioError {
-            let failed = error.kind == .writeFailed ? directory : audio?.reader.url
+            let failed = error.kind == .writeFailed ? directory : audio?.url
             throw FileError(file: (failed ?? file).path, reason: error.reason, hint: error.hint)
         }
 
@@ -84,10 +86,10 @@ public enum PreviewRenderer {
     public static func summary(file: URL, format: any HapticReadableFormat, in directory: URL,
                                stem: String? = nil, soundCheck: SoundCheck? = nil) throws -> PreviewSummary {
         let (opened, audio, outputs, warnings) = try open(file, format, into: directory, stem: stem, soundCheck: soundCheck)
-        let sampleRate = audio?.reader.format.sampleRate ?? defaultSampleRate
+        let sampleRate = audio?.format.sampleRate ?? defaultSampleRate
         let hapticFrames = (max(opened.playback.endTime + HapticSonifier.longestTick, minimumDuration) * sampleRate)
             .rounded(.up)
-        let soundFrames = audio.map { ($0.reader.format.duration * sampleRate).rounded(.up) } ?? 0
+        let soundFrames = audio.map { ($0.format.duration * sampleRate).rounded(.up) } ?? 0
         return makeSummary(file: file, opened: opened, audio: audio, outputs: outputs,
                            duration: max(hapticFrames, soundFrames) / sampleRate, warnings: warnings).0
     }
@@ -100,15 +102,15 @@ public enum PreviewRenderer {
         var presetName: String? { imported.metadata.last { $0.key == "Preset" }?.value }
     }
 
-    private static func makeSummary(file: URL, opened: Opened, audio: PairedAudio?,
+    private static func makeSummary(file: URL, opened: Opened, audio: AudioFileReader?,
                                     outputs: Outputs, duration: Double, warnings: [String]) -> (PreviewSummary, HapticTimeline) {
         let playback = opened.playback
         let timeline = HapticTimeline(playback: playback, duration: duration, columns: PreviewPlot.Layout.columns)
         let summary = PreviewSummary(
             file: file, stem: outputs.stem, page: outputs.page.destination, plot: outputs.plot.destination,
             hapticsAudio: outputs.haptics.destination, sideBySideAudio: outputs.sideBySide?.destination,
-            originalAudio: audio?.reader.url, presetName: opened.presetName,
-            duration: duration, length: audio?.reader.format.duration ?? playback.endTime,
+            originalAudio: audio?.url, presetName: opened.presetName,
+            duration: duration, length: audio?.format.duration ?? playback.endTime,
             transientCount: playback.transients.count,
             continuousSeconds: timeline.continuousSeconds, curvePointCount: playback.curvePointCount,
             warnings: warnings)
@@ -118,7 +120,7 @@ public enum PreviewRenderer {
     /// The file read, validated and checked against its sound, its sound opened, and where its
     /// preview goes.
     private static func open(_ file: URL, _ format: any HapticReadableFormat, into directory: URL, stem: String?,
-                             soundCheck: SoundCheck?) throws -> (Opened, PairedAudio?, Outputs, [String]) {
+                             soundCheck: SoundCheck?) throws -> (Opened, AudioFileReader?, Outputs, [String]) {
         let (data, imported) = try format.contents(of: file)
         let diagnostics = format.validate(data, baseDirectory: file.deletingLastPathComponent())
         // The reader's notes on what the track could not hold, unless validation said it already.
@@ -133,31 +135,31 @@ public enum PreviewRenderer {
     }
 
     /// The sound check's findings for what `track` plays, one line each.
-    private static func check(_ track: HapticTrack, with audio: PairedAudio, _ soundCheck: SoundCheck) -> [String] {
+    private static func check(_ track: HapticTrack, with audio: AudioFileReader, _ soundCheck: SoundCheck) -> [String] {
         do {
-            return try soundCheck(track, audio.reader.url).map(\.description)
+            return try soundCheck(track, audio.url).map(\.description)
         } catch {
-            return ["sound \(audio.reader.url.lastPathComponent): harmony not checked: \(error)"]
+            return ["sound \(audio.url.lastPathComponent): harmony not checked: \(error)"]
         }
     }
 
-    private static func refuseOverlongPreview(_ playback: HapticPlayback, _ audio: PairedAudio?, file: URL) throws {
+    private static func refuseOverlongPreview(_ playback: HapticPlayback, _ audio: AudioFileReader?, file: URL) throws {
         let limit = "previews cover at most \(Markup.seconds(maxDuration))"
         guard playback.endTime.isFinite, playback.endTime <= maxDuration else {
             throw FileError(file: file.path, reason: "its haptics run past \(Markup.seconds(maxDuration))",
                                hint: limit + "; check its times")
         }
-        if let audio, audio.reader.format.duration > maxDuration {
-            throw FileError(file: audio.reader.url.path, reason: "the sound runs to "
-                               + Markup.seconds(audio.reader.format.duration), hint: limit)
+        if let audio, audio.format.duration > maxDuration {
+            throw FileError(file: audio.url.path, reason: "the sound runs to "
+                               + Markup.seconds(audio.format.duration), hint: limit)
         }
     }
 
     /// The file's sound, opened; nil (with a note) when it has none or it cannot be read.
-    private static func openAudio(_ paired: TactusCore.PairedAudio?, besides file: URL, warnings: inout [String]) -> PairedAudio? {
-        guard let url = PairedAudio.location(of: paired, besides: file) else { return nil }
+    private static func openAudio(_ paired: PairedAudio?, besides file: URL, warnings: inout [String]) -> AudioFileReader? {
+        guard let url = paired?.location(besides: file) else { return nil }
         do {
-            return PairedAudio(reader: try AudioFileReader(url: url))
+            return try AudioFileReader(url: url)
         } catch let error as AudioError {
             // A missing file is already named by the validator (AHAP's audioFileNotFound).
             if error.kind != .notFound {

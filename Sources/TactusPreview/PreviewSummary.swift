@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// What one preview wrote and the numbers a designer checks first.
 public struct PreviewSummary: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// The reference from a page to a file it links or plays, relative to the page's folder,
 /// so a preview folder can be moved, zipped or served as a whole and still work offline.

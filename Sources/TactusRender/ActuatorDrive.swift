@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The drive signal of a vibrotactile actuator rendered from a track: the one renderer behind
 /// `pcm` (the signal alone) and `dualsense` (the signal on the controller's actuator channels).

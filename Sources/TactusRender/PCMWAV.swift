@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// A 16-bit PCM WAV file written as bytes, header first, then interleaved frames block by block:
 /// deterministic (no date, no chunk but `fmt ` and `data`) and streaming (the frame count is

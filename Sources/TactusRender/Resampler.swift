@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Band-limited resampling of interleaved frames, streamed: a Kaiser-windowed sinc (β 8,
 /// ±16 zero crossings, cutoff at 0.97 of the lower of the two Nyquist frequencies),

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// A `<stem>.rumble.json` read from untrusted bytes against the rules of
 /// `Integrations/Rumble/FORMAT.md`, every problem found (not only the first), and what it

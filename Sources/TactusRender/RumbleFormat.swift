@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Gamepad rumble as a JSON timeline (`<stem>.rumble.json`, specified in
 /// `Integrations/Rumble/FORMAT.md`): the speeds 0…1 of the low-frequency (heavy) and

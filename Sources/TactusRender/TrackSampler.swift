@@ -1,4 +1,9 @@
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a track plays at increasing instants, read with cursors (no search per instant), for
 /// formats that render the track on a time grid: the drive signal of `pcm` and `dualsense`

@@ -3,7 +3,10 @@ import Hummingbird
 import Logging
 import NIOCore
 import TactusCore
+import TactusFiles
 import TactusPresets
+import TactusPlatform
+import Dispatch
 
 /// The HTTP side of `tactus tune` (Hummingbird on 127.0.0.1 only): the page and its assets,
 /// and a small JSON API over a `TuneSession`. Every request passes `TuneAccess` first; no

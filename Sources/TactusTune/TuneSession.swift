@@ -1,8 +1,15 @@
 import Tactus
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusPresets
 import TactusPreview
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Everything one `tactus tune` run serves, apart from HTTP: the base preset, the sounds with
 /// their cached analyses, and what the page asks of them (tracks, sound, exports, saves,

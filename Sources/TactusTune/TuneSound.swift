@@ -2,9 +2,11 @@ import Tactus
 import TactusAnalysis
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusPreview
+import TactusPlatform
 
 /// One sound being tuned: where it is, its outline for the plot, and its analyses, kept so a
 /// knob that only changes the mapping re-maps without decoding or analysing again.

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// A mono 16-bit PCM WAV file in memory, for the page to play (`AudioContext.decodeAudioData`).
 /// Samples are clipped to −1…1 and rounded to the nearest step.

@@ -3,6 +3,12 @@ import TactusCommandLine
 import TactusCore
 import TactusPresets
 import TactusTune
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tactus-tune`, the executable `tactus tune` runs (with the same arguments): the only one that
 /// links the local server (Hummingbird on SwiftNIO), so `tactus` itself, the build plugin and

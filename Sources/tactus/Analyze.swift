@@ -2,6 +2,8 @@ import ArgumentParser
 import Tactus
 import TactusCommandLine
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,14 @@ import ArgumentParser
 import Tactus
 import TactusCommandLine
 import TactusCore
+import TactusFiles
+import TactusPlatform
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(

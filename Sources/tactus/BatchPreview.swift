@@ -1,6 +1,8 @@
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPreview
+import TactusPlatform
 
 /// `tactus batch --preview`: a preview of each conversion's first output in a readable format
 /// (the AHAP when the batch writes it first, else the `.haptic`, Android, rumble or rendered file)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Tactus
 import TactusCommandLine
 import TactusCore
+import TactusPlatform
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Tactus
 import TactusCommandLine
 import TactusCore
+import TactusFiles
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import TactusCommandLine
 import TactusCore
 import ArgumentParser
 import Tactus
+import TactusPlatform
 
 struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(

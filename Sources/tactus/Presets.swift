@@ -1,7 +1,9 @@
 import TactusCommandLine
 import TactusCore
+import TactusFiles
 import ArgumentParser
 import TactusPresets
+import TactusPlatform
 
 struct Presets: ParsableCommand {
     static let configuration = CommandConfiguration(

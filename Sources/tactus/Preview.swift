@@ -1,7 +1,9 @@
 import ArgumentParser
 import Tactus
 import TactusCore
+import TactusFiles
 import TactusPreview
+import TactusPlatform
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,8 +2,10 @@ import ArgumentParser
 import Tactus
 import TactusAHAP
 import TactusCore
+import TactusFiles
 import TactusCommandLine
 import TactusPresets
+import TactusPlatform
 
 /// The inputs of a command that writes per-file outputs (`convert`, `preview`): every input
 /// is protected from being replaced, and inputs sharing a stem in one output folder get

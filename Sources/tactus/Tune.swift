@@ -1,6 +1,11 @@
 import ArgumentParser
 import TactusCommandLine
 import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tactus tune`: runs `tactus-tune` with the same arguments, as git runs `git-<name>`, so that
 /// `tactus` does not link the tune server (Hummingbird on SwiftNIO). The options are

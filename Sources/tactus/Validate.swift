@@ -3,6 +3,8 @@ import Tactus
 import TactusAHAP
 import TactusCommandLine
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+import Foundation
 import TactusTestSupport
 import XCTest
 @testable import TactusAHAP

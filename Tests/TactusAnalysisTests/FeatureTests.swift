@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TactusAnalysis
 import TactusTestSupport

@@ -1,7 +1,9 @@
+import Foundation
 import XCTest
 import TactusAudio
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The shortcuts on the hot path must give exactly what the plain path gives.
 final class FastPathTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import TactusAHAP
 import TactusCore
+import TactusFiles
 import TactusHaptic
 import TactusPreview
 import XCTest

@@ -4,6 +4,7 @@ import TactusTestSupport
 import XCTest
 import TactusAHAP
 import TactusCore
+import TactusFiles
 
 final class GalleryPageTests: XCTestCase {
     private var folder: URL!

@@ -7,6 +7,7 @@ import TactusTestSupport
 @testable import TactusPreview
 import XCTest
 import TactusCore
+import TactusFiles
 
 /// The plot and page of a real conversion: a Corpus sound through the default preset.
 final class PlotAndPageTests: XCTestCase {

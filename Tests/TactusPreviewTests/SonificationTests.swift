@@ -4,6 +4,7 @@ import TactusTestSupport
 @testable import TactusPreview
 import XCTest
 import TactusCore
+import TactusFiles
 
 final class SonificationTests: XCTestCase {
     private var folder: URL!

@@ -2,6 +2,7 @@ import Foundation
 import Tactus
 import TactusAnalysis
 import TactusCore
+import TactusFiles
 import TactusTestSupport
 import XCTest
 

@@ -5,6 +5,7 @@ import TactusMapping
 import TactusPresets
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// A temporary input tree of generated sounds for the batch tests, with helpers to run a
 /// batch on it and to inspect what it wrote.

@@ -4,6 +4,7 @@ import TactusAHAP
 import TactusTestSupport
 import XCTest
 import TactusCore
+import TactusFiles
 
 /// Which files a batch finds, what it writes for them and how it names them.
 final class BatchTreeTests: XCTestCase {

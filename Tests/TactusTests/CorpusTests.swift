@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAHAP
@@ -5,6 +6,7 @@ import TactusMapping
 import TactusPresets
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The default preset as shipped in Presets/.
 func shippedPreset(_ name: String = "default", overrides: [String] = []) throws -> ResolvedPreset {

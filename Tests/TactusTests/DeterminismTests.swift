@@ -1,8 +1,10 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAHAP
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The same input and preset give the same bytes: across runs (separate processes),
 /// across `--jobs` values, and — for the haptics — across lossless containers holding

@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusAnalysis
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusTestSupport

@@ -1,7 +1,9 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAnalysis
 import TactusCore
+import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusTestSupport

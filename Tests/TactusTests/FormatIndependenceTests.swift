@@ -1,7 +1,9 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The same sound, whatever its rate, channels, sample format or container, gives the same
 /// transients: analysis parameters are in milliseconds and hertz, and placement is on the

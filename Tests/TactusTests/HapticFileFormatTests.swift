@@ -1,6 +1,7 @@
 import Foundation
 import Tactus
 import TactusCore
+import TactusFiles
 @testable import TactusHaptic
 import TactusTestSupport
 import XCTest

@@ -4,6 +4,7 @@ import TactusAHAP
 import TactusAnalysis
 import TactusAudio
 import TactusCore
+import TactusFiles
 import TactusTestSupport
 import XCTest
 

@@ -1,9 +1,11 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAHAP
 import TactusMapping
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 /// The continuous part of the mapping, judged the way Core Haptics would play it.
 final class MappingTests: XCTestCase {

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAnalysis

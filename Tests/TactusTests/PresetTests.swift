@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Tactus
 import TactusAHAP
@@ -6,6 +7,7 @@ import TactusMapping
 import TactusPresets
 import TactusTestSupport
 import TactusCore
+import TactusFiles
 
 final class PresetTests: XCTestCase {
     var dir: URL!

@@ -2,6 +2,7 @@ import Foundation
 import Tactus
 import TactusAHAP
 import TactusCore
+import TactusFiles
 @testable import TactusRender
 import TactusTestSupport
 import XCTest

@@ -3,6 +3,7 @@ import Tactus
 import TactusAHAP
 import TactusAndroid
 import TactusCore
+import TactusFiles
 import TactusHaptic
 import TactusTestSupport
 import XCTest

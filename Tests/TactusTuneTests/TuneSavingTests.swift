@@ -1,5 +1,6 @@
 import Foundation
 import TactusCore
+import TactusFiles
 import Tactus
 import TactusMapping
 import TactusPresets

@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// What `tactus batch` wrote for each source: `<OUT_DIR>/.tactus-manifest.json`.
 ///

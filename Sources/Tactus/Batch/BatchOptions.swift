@@ -1,6 +1,8 @@
 import TactusAHAP
 import TactusCore
+import TactusFiles
 import TactusPresets
+import TactusPlatform
 
 /// Everything a `tactus batch` run is asked to do.
 public struct BatchOptions {

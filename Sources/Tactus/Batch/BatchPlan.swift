@@ -1,5 +1,7 @@
 import TactusPresets
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// One source to convert (or to find up to date), with everything decided up front.
 public struct BatchJob {
@@ -101,7 +103,7 @@ public struct BatchPlan {
                                    outputFolder: Self.outputFolder(of: source, in: outputRoot),
                                    stem: stem, previous: manifest.files[source.relativePath], outputPrefix: prefix,
                                    formats: formats, hapticPaths: formats.flatMap { format in
-                                       HapticFormats.configured(format, for: preset).fileEndings.map { prefix + "." + $0 }
+                                       OutputNaming.hapticFileNames(stem: prefix, format: HapticFormats.configured(format, for: preset))
                                    })
                 // Stems are unique per folder except in contrived cases (`a.wav`, `a.flac` and
                 // `a.wav.ogg` all want `a.wav.ahap`): the first in path order keeps the name.

@@ -1,4 +1,11 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `--report` JSON: the run's settings and summary, one entry per file, the problems
 /// and the outputs of deleted sources. Paths are shown as in messages (under the folders as

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFiles
 
 /// What happened to one source file.
 public struct BatchFileOutcome {

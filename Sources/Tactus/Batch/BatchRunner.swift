@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// Progress of a running batch, delivered one event at a time (never concurrently).
 public enum BatchEvent {
@@ -142,7 +144,7 @@ public final class BatchRunner {
     /// The files among `entry`'s outputs that some registered format would name for `job`
     /// (with its default parameters, or as the job's formats are configured).
     private func hapticOutputs(of entry: BatchManifest.Entry, _ job: BatchJob) -> Set<String> {
-        Set(HapticFormats.all.map { job.outputPrefix + "." + $0.fileExtension } + job.hapticPaths).intersection(entry.outputs)
+        Set(HapticFormats.all.map { OutputNaming.fileName(stem: job.outputPrefix, ending: $0.fileExtension) } + job.hapticPaths).intersection(entry.outputs)
     }
 
     private func relativeOutputPath(_ url: URL) -> String? {

@@ -1,4 +1,11 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// XXH64 (seed 0) of a file's bytes, as 16 hex digits: how `tactus batch` decides that an
 /// input is unchanged since the run that produced its outputs.

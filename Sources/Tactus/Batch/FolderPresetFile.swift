@@ -1,5 +1,6 @@
 import TactusAHAP
 import TactusCore
+import TactusPlatform
 
 /// A `tactus.json` in a folder of a batch's input tree: the preset, and overrides on top of
 /// it, for that folder and everything below it.

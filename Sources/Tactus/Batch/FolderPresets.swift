@@ -1,5 +1,7 @@
 import TactusPresets
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// The preset each folder of a batch's input tree converts with.
 ///

@@ -1,4 +1,11 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Housekeeping in a batch's output folder.
 enum OutputTree {

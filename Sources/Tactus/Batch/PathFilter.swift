@@ -1,4 +1,10 @@
 import TactusCore
+import TactusFiles
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `--include` / `--exclude` shell globs (`*`, `?`, `[…]`), matched against paths relative
 /// to the batch's input folder.

@@ -1,5 +1,12 @@
 import TactusAudio
 import TactusCore
+import TactusFiles
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An audio file found under the batch's input folder.
 public struct BatchSource: Sendable {

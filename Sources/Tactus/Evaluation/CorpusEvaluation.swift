@@ -1,6 +1,8 @@
 import TactusAHAP
 import TactusPresets
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// Scores a preset on an annotated set: transient timing against ground truth, and the
 /// continuous haptics against the audio's own envelope, file by file and per condition.

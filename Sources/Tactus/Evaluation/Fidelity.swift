@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// How well one haptic file of any readable format plays its audio, measured on what it plays
 /// (`HapticPlayback` over the track its format's reader makes; docs/ARCHITECTURE.md, "How

@@ -1,4 +1,6 @@
 import TactusCore
+import TactusFiles
+import TactusPlatform
 
 /// An annotated sound: the audio file and the onset times a designer wants transients at.
 ///

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Checks that haptics fit the sound they play with — the one check behind `convert
 /// --check-harmony`, `validate --audio`, `preview` and the batch gallery. It reads what plays

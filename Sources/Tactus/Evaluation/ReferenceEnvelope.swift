@@ -1,6 +1,12 @@
 import TactusCore
 import TactusAnalysis
 import TactusAudio
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The audio's own loudness and brightness on a 10 ms grid, measured independently of any
 /// preset, as the yardstick the haptics are compared with.

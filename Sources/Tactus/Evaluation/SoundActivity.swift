@@ -1,6 +1,12 @@
 import TactusCore
 import TactusAnalysis
 import TactusAudio
+import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a sound can be heard, measured from its samples (the mono mix), for `HarmonyCheck`:
 /// the level of every 10 ms block, whether it has an audible sample, and, to the sample, where

@@ -1,4 +1,11 @@
+import TactusCore
 import TactusPlatform
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The outputs one command has committed and not yet synced to disk, in commit order without
 /// repeats. Each command (a `convert`, a `batch`) keeps its own log and passes it to whatever

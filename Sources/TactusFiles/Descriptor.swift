@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads and writes on a file descriptor, retried when a signal interrupts them (EINTR):
 /// the one place Tactus's readers and writers of plain descriptors do so.

@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Opens files the user names (audio, patterns, presets, folder settings) as untrusted input:
 /// only regular files, checked on the opened descriptor itself so nothing can be swapped in

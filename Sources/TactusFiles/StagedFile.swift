@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An output written under a hidden temporary name in its final folder and renamed into
 /// place only when complete (atomic on one filesystem), so a failed or interrupted run

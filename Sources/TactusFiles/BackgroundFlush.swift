@@ -1,4 +1,6 @@
+import TactusCore
 import TactusPlatform
+import Dispatch
 
 /// Syncs a log's committed outputs to disk on a thread of its own while a long run goes on,
 /// every `interval` seconds, so the syncs wait for the disk while the workers convert rather

@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one place that makes sure an output folder can take files.
 public enum OutputFolder {

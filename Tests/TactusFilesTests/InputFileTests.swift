@@ -1,4 +1,5 @@
-import TactusCore
+import Foundation
+import TactusFiles
 import XCTest
 
 final class InputFileTests: XCTestCase {

@@ -1,4 +1,9 @@
 import TactusPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Words for why a file operation failed, for one-line error messages.
 public enum FileErrorReason {
