@@ -106,9 +106,16 @@ public protocol HapticReadableFormat: HapticFormat {
     ///   - baseDirectory: the folder relative file references are resolved against; nil skips
     ///     checks that need the file system.
     func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
+
+    /// Whether the files hold metadata that can say who made them (`ImportedHaptics.metadata`):
+    /// true unless a format says otherwise (a rendered WAV holds samples only). A file at an
+    /// output's name in a format without it is replaced as a file nothing tells the maker of.
+    static var recordsMaker: Bool { get }
 }
 
 extension HapticReadableFormat {
+    public static var recordsMaker: Bool { true }
+
     /// Largest haptic file Tactus reads, in bytes: far beyond any real pattern (a million AHAP
     /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
     public static var maxFileBytes: Int { 256 << 20 }
