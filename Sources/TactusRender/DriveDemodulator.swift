@@ -87,11 +87,10 @@ struct DriveDemodulator {
             i = j
         }
         // A half cycle next to silence is cut short: it takes its nearest measured neighbour's.
-        var lastMeasured: Double?
+        // Before the first measured one, the first measured one's.
+        var lastMeasured = frequencies.lazy.compactMap { $0 }.first
         for k in cycles.indices {
-            if let f = frequencies[k] { lastMeasured = f } else if lastMeasured == nil {
-                lastMeasured = frequencies[k...].lazy.compactMap { $0 }.first
-            }
+            if let f = frequencies[k] { lastMeasured = f }
             cycles[k].sharpness = lastMeasured.map { drive.sharpness(frequency: $0) } ?? 0.5
         }
         return cycles
