@@ -21,7 +21,7 @@ case $target in
     preset) product=FuzzPreset ;;
     *) echo "fuzz.sh: unknown target $target (ahap, haptic, rumble, rendered, preview, config or preset)" >&2; exit 64 ;;
 esac
-swift build -c release -Xswiftc -sanitize=fuzzer,address >&2
+swift build -c release --product "$product" -Xswiftc -sanitize=fuzzer,address >&2
 mkdir -p ".build/corpus/$target" findings
 # The Swift runtime's own crash backtracer would race libFuzzer's handler and ASan.
 SWIFT_BACKTRACE=enable=no exec ".build/release/$product" ".build/corpus/$target" "Corpus/${seeds:-$target}" -dict=json.dict \
