@@ -315,13 +315,14 @@ public struct Converter {
     /// a designer wrote by hand beside the sound (`boom.ahap` next to `boom.wav`) is theirs.
     /// The file's own metadata, read by its format's reader, tells (`PresetProvenance.marksTactus`);
     /// a file that format cannot read is not Tactus's either. Replaced as before: a file in a
-    /// format Tactus cannot read back (nothing tells whose it is). A folder at that name is
+    /// format Tactus cannot read back or whose files hold no metadata (`recordsMaker`: the
+    /// rendered WAVs), as nothing tells whose it is. A folder at that name is
     /// left to the write to report (`StagedFile.checkDestination`).
     private func refuseToReplaceForeignHaptics(_ targets: [URL], input: URL) throws {
         for ((format, _), target) in zip(fileEndings, targets) {
             var status = stat()
             guard stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR,
-                  let reader = format as? any HapticReadableFormat else { continue }
+                  let reader = format as? any HapticReadableFormat, type(of: reader).recordsMaker else { continue }
             let metadata = (try? reader.contents(of: target).haptics.metadata) ?? []
             if !PresetProvenance.marksTactus(metadata) {
                 throw FileError(file: input.path, reason: "would replace \(target.lastPathComponent), which Tactus did not make",

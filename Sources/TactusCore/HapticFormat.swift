@@ -119,9 +119,16 @@ public protocol HapticReadableFormat: HapticFormat {
     ///     checks that need the file system.
     /// - Returns: every finding, in file order; no error means the file is valid.
     func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
+
+    /// Whether the files hold metadata that can say who made them (`ImportedHaptics.metadata`):
+    /// true unless a format says otherwise (a rendered WAV holds samples only). A file at an
+    /// output's name in a format without it is replaced as a file nothing tells the maker of.
+    static var recordsMaker: Bool { get }
 }
 
 extension HapticReadableFormat {
+    public static var recordsMaker: Bool { true }
+
     /// Largest haptic file Tactus reads, in bytes: far beyond any real pattern (a million AHAP
     /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
     public static var maxFileBytes: Int { 256 << 20 }

@@ -73,6 +73,12 @@ public struct ActuatorDrive: Equatable, Sendable {
         }
     }
 
+    /// The drive a reader assumes rendered a file: the parameters' profile, or the voice coil's
+    /// when a custom band is out of order (reading never fails on the reader's own settings).
+    init(readingWith parameters: ParameterSet) {
+        self = (try? ActuatorDrive(parameters)) ?? ActuatorDrive(lowHz: 80, resonanceHz: 160, highHz: 500, pulse: 0.012, shape: .hann)
+    }
+
     init(lowHz: Double, resonanceHz: Double, highHz: Double, pulse: Double, shape: TrackSampler.PulseShape) {
         (self.lowHz, self.resonanceHz, self.highHz, self.pulse, self.shape) = (lowHz, resonanceHz, highHz, pulse, shape)
     }
@@ -85,6 +91,21 @@ public struct ActuatorDrive: Equatable, Sendable {
         let s = min(1, max(0, s))
         return s < 0.5 ? resonanceHz * pow(lowHz / resonanceHz, 1 - 2 * s) : resonanceHz * pow(highHz / resonanceHz, 2 * s - 1)
     }
+
+    /// The sharpness whose carrier plays at `frequency` Hz: `frequency(sharpness:)` inverted,
+    /// clamped to 0…1 (a frequency outside the band reads as its nearer end).
+    public func sharpness(frequency: Double) -> Double {
+        guard frequency > 0 else { return 0 }
+        let ratio = log(frequency / resonanceHz)
+        let span = ratio < 0 ? log(lowHz / resonanceHz) : log(highHz / resonanceHz)
+        guard span != 0 else { return 0.5 }
+        let s = ratio < 0 ? (1 - ratio / span) / 2 : (1 + ratio / span) / 2
+        return min(1, max(0, s))
+    }
+
+    /// Highest frequency a drive signal for this actuator holds, Hz: the band's upper edge plus
+    /// the main lobe of a pulse's spectrum (2 / pulse).
+    public var bandEdgeHz: Double { highHz + 2 / pulse }
 
     /// Frames a rendering of `track` at `sampleRate` holds: up to the track's end or the end of
     /// its last pulse or region, whichever is later.

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusPlatform
 
 /// Sony DualSense over USB: a four-channel 48 kHz 16-bit WAV (`<stem>.dualsense.wav`) laid out
 /// as the controller's USB audio device takes it, so playing the file on that device plays the
@@ -12,7 +13,9 @@ import TactusCore
 ///   otherwise.
 /// What is lost: left/right placement (both actuators play alike), and, as for `pcm`,
 /// sharpness outside the actuator band and each sharpness where a pulse plays over the body.
-public struct DualSenseFormat: BinaryHapticFormat {
+/// Read back (`read`, `validate`) by `RenderedDriveFile` from channel 3 as `pcm` is (the sound
+/// on channels 1–2 is not read: the track is the haptics alone).
+public struct DualSenseFormat: BinaryHapticFormat, HapticReadableFormat {
     public static let id = "dualsense"
     public static let fileExtension = "dualsense.wav"
     public static let summary = "Sony DualSense over USB: 4-channel 48 kHz WAV, the sound on channels 1-2 and the two actuators' drive signal on 3-4."
@@ -51,6 +54,23 @@ public struct DualSenseFormat: BinaryHapticFormat {
             try resampler.finish(at: frames) { try writer.write(sound: $0, emit) }
         }
         try writer.finish(emit)
+    }
+
+    /// The file's rules: 4 channels at 48 kHz, the drive on channel 3 and the same on 4.
+    static let layout = RenderedDriveFile.Layout(channels: channels, sampleRates: sampleRate...sampleRate,
+                                                 driveChannel: 2, twinChannel: 3)
+
+    public static var recordsMaker: Bool { false }
+
+    /// What the actuators' drive signal plays (`DriveDemodulator`), from channel 3.
+    /// - Throws: `FormatReadError` with the first error `validate` finds.
+    public func read(_ data: Data) throws -> ImportedHaptics {
+        try RenderedDriveFile.imported(data, drive: ActuatorDrive(readingWith: settings), layout: Self.layout)
+    }
+
+    /// The file against the format's rules (`RenderedDriveFile`).
+    public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
+        RenderedDriveFile.inspect(data, drive: ActuatorDrive(readingWith: settings), layout: Self.layout).diagnostics
     }
 
     /// The first two channels of interleaved frames (a mono sound on both).

@@ -52,12 +52,31 @@ struct PCMWAVWriter {
 }
 
 /// A 16-bit PCM WAV's samples, read from untrusted bytes: only the `fmt ` and `data` chunks
-/// are read (others skipped), the sizes checked against the file's length.
+/// are read (others skipped), the sizes checked against the file's length. Samples are read
+/// from the bytes as asked for (`sample(_:channel:)`), not converted all at once.
 struct PCMWAVReader {
     let sampleRate: Int, channels: Int
+    /// Whole frames the data chunk holds.
+    let frames: Int
+    /// Bytes the data chunk holds past its last whole frame (0 in a well-formed file).
+    let partialFrameBytes: Int
+    private let bytes: [UInt8]
+    private let dataStart: Int
+
     /// Interleaved samples, −1…1.
-    let samples: [Float]
-    var frames: Int { samples.count / channels }
+    var samples: [Float] { (0..<(frames * channels)).map { sample($0 / channels, channel: $0 % channels) } }
+
+    /// Sample `frame` of `channel` (from 0), −1…1 (−32768 reads −1).
+    func sample(_ frame: Int, channel: Int) -> Float {
+        let at = dataStart + 2 * (frame * channels + channel)
+        return Float(Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8)) / 32768
+    }
+
+    /// Sample `frame` of `channel` as the 16-bit integer stored.
+    func integer(_ frame: Int, channel: Int) -> Int16 {
+        let at = dataStart + 2 * (frame * channels + channel)
+        return Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8)
+    }
 
     /// - Throws: `FormatReadError` naming what is wrong (not RIFF/WAVE, not 16-bit PCM, a
     ///   chunk running past the end, no data).
@@ -93,8 +112,9 @@ struct PCMWAVReader {
         }
         guard let format else { throw FormatReadError(location: "", message: "no fmt chunk before the data") }
         guard let data else { throw FormatReadError(location: "", message: "no data chunk") }
-        let count = (data.count / (2 * format.channels)) * format.channels
-        samples = (0..<count).map { Float(Int16(bitPattern: UInt16(u16(data.lowerBound + 2 * $0)))) / 32768 }
         (sampleRate, channels) = format
+        frames = data.count / (2 * format.channels)
+        partialFrameBytes = data.count - frames * 2 * format.channels
+        (self.bytes, dataStart) = (bytes, data.lowerBound)
     }
 }

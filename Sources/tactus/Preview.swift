@@ -20,7 +20,9 @@ struct Preview: ParsableCommand {
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
         <stem>.ahap and paired audio are written too. A haptic file (from any tool) is read by its
         format into what it plays, with no translation in between: .ahap (its AudioCustom sound
-        is found relative to it), .haptic (Meta, Lofelt), .android.json and .rumble.json.
+        is found relative to it), .haptic (Meta, Lofelt), .android.json, .rumble.json, and
+        .pcm.wav/.dualsense.wav (the drive signal demodulated into intensity, sharpness and
+        pulses; its sound is that track's sonification, like every format's).
         With a sound, the page lists the harmony check's findings (as validate --audio prints
         them) beside the validator's. Inputs are never modified.
 

@@ -50,8 +50,9 @@ final class RenderedFormatTests: XCTestCase {
         XCTAssertEqual(wav.sampleRate, 48_000)
         XCTAssertEqual(wav.channels, 1)
         let rate = 48_000.0
+        let samples = wav.samples
         func at(_ t: Double, _ width: Double = 0.04) -> ArraySlice<Float> {
-            wav.samples[Int((t - width / 2) * rate)..<Int((t + width / 2) * rate)]
+            samples[Int((t - width / 2) * rate)..<Int((t + width / 2) * rate)]
         }
         // Sharpness 0 → lowHz 80, 0.5 → resonance 160, 1 → highHz 500 (the voice-coil profile).
         XCTAssertEqual(frequency(at(0.23, 0.05), sampleRate: rate), 80 * pow(2, 0.06 * 2), accuracy: 6)
@@ -62,7 +63,7 @@ final class RenderedFormatTests: XCTestCase {
         XCTAssertEqual(at(0.9, 0.1).map(abs).max()!, 0)
         XCTAssertEqual(Double(at(1.006, 0.012).map(abs).max()!), 1, accuracy: 0.06)
         // The pulse starts at its transient: nothing before 1.0 s, a pulse within 2 ms after it.
-        let first = wav.samples.indices.first { $0 > Int(0.9 * rate) && abs(wav.samples[$0]) > 0.05 }!
+        let first = samples.indices.first { $0 > Int(0.9 * rate) && abs(samples[$0]) > 0.05 }!
         XCTAssertEqual(Double(first) / rate, 1.0, accuracy: 0.002)
     }
 
@@ -125,7 +126,7 @@ final class RenderedFormatTests: XCTestCase {
         XCTAssertNil(result.audio, "no selected format plays paired audio")
         let wav = try PCMWAVReader(Data(contentsOf: result.output("dualsense")!))
         XCTAssertEqual([wav.sampleRate, wav.channels], [48_000, 4])
-        func channel(_ c: Int, _ range: Range<Int>) -> [Float] { range.map { wav.samples[$0 * 4 + c] } }
+        func channel(_ c: Int, _ range: Range<Int>) -> [Float] { range.map { wav.sample($0, channel: c) } }
         let middle = 12_000..<20_000  // 0.25…0.42 s: the tone alone
         XCTAssertEqual(frequency(channel(0, middle)[...], sampleRate: 48_000), 1000, accuracy: 2)
         XCTAssertEqual(Double(channel(0, middle).map(abs).max()!), 0.4, accuracy: 0.01)

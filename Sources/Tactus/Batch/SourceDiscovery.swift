@@ -46,6 +46,10 @@ public struct SourceTree {
 /// Rules, chosen so a run never hangs, loops or recurses into its own output:
 /// - Names starting with `.` are skipped (`.DS_Store`, `._hit.wav` resource forks, `.git`,
 ///   Tactus's own temporaries and manifest), as are `tactus.json` folder settings.
+/// - A file named as a haptic format's output (`<stem>.pcm.wav`, `<stem>.dualsense.wav`,
+///   `<stem>.ahap`, … : `isHapticOutput`) is skipped: the rendered WAVs are audio to libsndfile,
+///   but they are Tactus's own outputs (a previous run's, in a folder converted again), read
+///   back as haptic files, never converted as sounds.
 /// - A file is audio if libsndfile opens it, whatever its extension (`boom.bin` holding WAV
 ///   counts). A file it cannot open is skipped silently unless its extension says audio
 ///   (`broken.wav`), which is reported: that file was surely meant to be converted.
@@ -118,6 +122,13 @@ public struct SourceDiscovery {
         return tree
     }
 
+    /// Whether a file name ends in a selectable format's extension (case-insensitive): a haptic
+    /// file, which discovery never takes for a sound.
+    public static func isHapticOutput(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return HapticFormats.all.contains { name.hasSuffix("." + $0.fileExtension.lowercased()) }
+    }
+
     /// The path shown in messages for a path below the root.
     /// - Parameter relativePath: a path below the root.
     /// - Returns: the path under `displayRoot`.
@@ -155,7 +166,7 @@ public struct SourceDiscovery {
                     continue
                 }
                 walk(url, relative: path, ancestors: ancestors + [id], skipping: skippedID, into: &found, problems: &problems)
-            case S_IFREG where filter.includesFile(path):
+            case S_IFREG where filter.includesFile(path) && !Self.isHapticOutput(name):
                 found.append(.file(FoundFile(url: url, relativePath: path, byteCount: Int(info.st_size))))
             default:
                 continue
