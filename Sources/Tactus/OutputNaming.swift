@@ -34,14 +34,24 @@ public enum OutputNaming {
 
     /// The file named `<stem>.<ending>`, `ending` without its leading dot (a format's file ending,
     /// `HapticFormat.fileEndings`).
+    /// - Parameters:
+    ///   - stem: the sound's stem (`stems(for:outputDirectory:)`).
+    ///   - ending: the file's ending, without its leading dot (`ahap`, `pcm.wav`).
+    /// - Returns: the file's name.
     public static func fileName(stem: String, ending: String) -> String { stem + "." + ending }
 
     /// The names of the files `format` writes for a sound of this stem, in its ending order.
+    /// - Parameters:
+    ///   - stem: the sound's stem.
+    ///   - format: the format written.
+    /// - Returns: one name per file the format writes (two for split AHAP).
     public static func hapticFileNames(stem: String, format: any HapticFormat) -> [String] {
         format.fileEndings.map { fileName(stem: stem, ending: $0) }
     }
 
     /// The name of the WAV a sound's audio is transcoded into when it pairs audio that Apple
     /// platforms do not reliably play (`<stem>.wav`).
+    /// - Parameter stem: the sound's stem.
+    /// - Returns: the WAV's name.
     public static func transcodedAudioName(stem: String) -> String { fileName(stem: stem, ending: "wav") }
 }

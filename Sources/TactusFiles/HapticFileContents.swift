@@ -7,6 +7,8 @@ extension HapticReadableFormat {
     /// The file at `url` read in this format: its bytes (for `validate`) and what it plays.
     /// - Throws: `FileError` naming the file: not a regular file, larger than `maxFileBytes`,
     ///   or not valid in this format (with the place).
+    /// - Parameter url: the haptic file.
+    /// - Returns: its bytes and what it plays.
     public func contents(of url: URL) throws -> (data: Data, haptics: ImportedHaptics) {
         let data = try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
         do { return (data, try read(data)) } catch {

@@ -94,6 +94,8 @@ public struct ActuatorDrive: Equatable, Sendable {
 
     /// The sharpness whose carrier plays at `frequency` Hz: `frequency(sharpness:)` inverted,
     /// clamped to 0…1 (a frequency outside the band reads as its nearer end).
+    /// - Parameter frequency: a carrier frequency, Hz.
+    /// - Returns: the sharpness 0…1 the renderer plays at that frequency.
     public func sharpness(frequency: Double) -> Double {
         guard frequency > 0 else { return 0 }
         let ratio = log(frequency / resonanceHz)

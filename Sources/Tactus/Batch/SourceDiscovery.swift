@@ -124,6 +124,8 @@ public struct SourceDiscovery {
 
     /// Whether a file name ends in a selectable format's extension (case-insensitive): a haptic
     /// file, which discovery never takes for a sound.
+    /// - Parameter name: a file name (not a path).
+    /// - Returns: true when a format writes files of that ending (`.ahap`, `.pcm.wav`, …).
     public static func isHapticOutput(_ name: String) -> Bool {
         let name = name.lowercased()
         return HapticFormats.all.contains { name.hasSuffix("." + $0.fileExtension.lowercased()) }
