@@ -42,10 +42,21 @@ final class HostileAHAPTests: XCTestCase {
     private func runAll(_ ahap: URL, file: StaticString = #filePath, line: UInt = #line) throws -> [CLIRunner.Outcome] {
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let out = folder.appendingPathComponent("preview-out")
+        let commands = [["validate", ahap.path], ["validate", ahap.path, "--audio", sound.path],
+                        ["preview", ahap.path, "-o", out.path]]
+        // The three commands run side by side (they only read the file; the preview writes apart).
+        var results = [Result<CLIRunner.Outcome, Error>?](repeating: nil, count: commands.count)
+        let lock = NSLock()
+        let limit = self.limit
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            let result = Result { try CLIRunner.run(commands[index], timeout: limit) }
+            lock.lock()
+            results[index] = result
+            lock.unlock()
+        }
         var outcomes: [CLIRunner.Outcome] = []
-        for arguments in [["validate", ahap.path], ["validate", ahap.path, "--audio", sound.path],
-                          ["preview", ahap.path, "-o", out.path]] {
-            let outcome = try CLIRunner.run(arguments, timeout: limit)
+        for (arguments, result) in zip(commands, results) {
+            let outcome = try result!.get()
             XCTAssertFalse(outcome.timedOut, "\(arguments) hung", file: file, line: line)
             XCTAssertFalse(outcome.signaled, "\(arguments) crashed: \(outcome)", file: file, line: line)
             XCTAssertTrue([0, 1].contains(outcome.status), "\(arguments): \(outcome)", file: file, line: line)

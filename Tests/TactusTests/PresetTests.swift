@@ -115,18 +115,38 @@ final class PresetTests: XCTestCase {
         let library = PresetLibrary(directories: [presetsFolder])
         XCTAssertGreaterThanOrEqual(library.names().count, 6)
         let corpus = try GroundTruth.find(in: Corpus.root).annotations
-        for name in library.names() {
+        let names = library.names()
+        var converters: [(name: String, converter: Converter)] = []
+        for name in names {
             let json = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent(name + ".json")))
             XCTAssertEqual(SchemaCheck.problems(json, schema: schema), [], name)
-            let converter = Converter(preset: try library.resolve(name), log: CommittedFiles())
-            let out = dir.appendingPathComponent(name, isDirectory: true)
+            converters.append((name, Converter(preset: try library.resolve(name), log: CommittedFiles())))
+        }
+        // The presets convert side by side (each into its own folder); findings are asserted after.
+        let lock = NSLock()
+        var problems: [String] = []
+        let root: URL = dir
+        DispatchQueue.concurrentPerform(iterations: converters.count) { index in
+            let (name, converter) = converters[index]
+            let out = root.appendingPathComponent(name, isDirectory: true)
             for (i, entry) in corpus.enumerated() {
                 let target = out.appendingPathComponent("\(i)", isDirectory: true)
-                let result = try converter.convert(entry.audio, to: target)
-                let report = AHAPValidator(baseDirectory: target).validate(contentsOf: result.output(AHAPFormat.id)!)
-                XCTAssertTrue(report.isValid, "\(name) on \(entry.audio.lastPathComponent): \(report)")
+                let problem: String?
+                do {
+                    let result = try converter.convert(entry.audio, to: target)
+                    let report = AHAPValidator(baseDirectory: target).validate(contentsOf: result.output(AHAPFormat.id)!)
+                    problem = report.isValid ? nil : "\(report)"
+                } catch {
+                    problem = "\(error)"
+                }
+                if let problem {
+                    lock.lock()
+                    problems.append("\(name) on \(entry.audio.lastPathComponent): \(problem)")
+                    lock.unlock()
+                }
             }
         }
+        XCTAssertEqual(problems, [])
     }
 
     func testPresetFromAnAHAPRepeatsItsPresetAndRefusesAChangedOne() throws {
