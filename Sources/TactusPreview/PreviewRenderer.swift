@@ -94,6 +94,23 @@ public enum PreviewRenderer {
                            duration: max(hapticFrames, soundFrames) / sampleRate, warnings: warnings).0
     }
 
+    /// The preview's plot of what `track` plays, without a sound: the SVG a page shows.
+    /// - Parameters:
+    ///   - track: what a haptic file plays (from its format's reader).
+    ///   - title: the plot's title, written as text (never as markup).
+    /// - Returns: the SVG document.
+    /// - Throws: `FileError` naming `title` when the track runs past `maxDuration`.
+    public static func plot(of track: HapticTrack, title: String) throws -> String {
+        let playback = HapticPlayback(track)
+        guard playback.endTime.isFinite, playback.endTime <= maxDuration else {
+            throw FileError(file: title, reason: "its haptics run past \(Markup.seconds(maxDuration))",
+                            hint: "previews cover at most \(Markup.seconds(maxDuration)); check its times")
+        }
+        let duration = max(playback.endTime + HapticSonifier.longestTick, minimumDuration)
+        let timeline = HapticTimeline(playback: playback, duration: duration, columns: PreviewPlot.Layout.columns)
+        return PreviewPlot(content: .init(title: title, presetName: nil, timeline: timeline, waveform: nil)).svg()
+    }
+
     /// A file read for its preview: what it plays and what its metadata names.
     private struct Opened {
         var imported: ImportedHaptics

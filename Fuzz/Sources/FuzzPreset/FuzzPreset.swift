@@ -3,6 +3,7 @@ import FuzzDriver
 import TactusAHAP
 import TactusAnalysis
 import TactusMapping
+import TactusPresets
 
 /// A fixed 0.3 s test sound at 16 kHz: two noise clicks over a quiet hum, so every
 /// analysis and mapping stage has something to do.

@@ -22,13 +22,15 @@ public func fuzzPreview(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         SoundActivity.SoundStart(silenceStart: max(0, Double($0) - 1) * SoundActivity.blockSeconds,
                                  time: Double($0) * SoundActivity.blockSeconds)
     }
-    let sound = SoundActivity(levelDb: blocks.map { -Double($0) * 120 / 255 }, starts: starts,
+    let levels = blocks.map { -Double($0) * 120 / 255 }
+    let sound = SoundActivity(levelDb: levels, peakDb: levels.map { min(0, $0 + 3) }, starts: starts,
                               duration: Double(blocks.count) * SoundActivity.blockSeconds)
-    for finding in HarmonyCheck.check(AHAPImport.imported(from: document).track, sound: sound) {
+    let track = AHAPImport.imported(from: document).track
+    for finding in HarmonyCheck.check(track, sound: sound) {
         precondition(HarmonyCheck.Kind(rawValue: finding.kind) != nil, "a harmony finding of no known kind: \(finding)")
         precondition(!finding.message.contains("nan") && !finding.message.contains("inf"), "a finding without a time: \(finding)")
     }
-    if let svg = try? PreviewRenderer.plot(of: document, title: "fuzz.ahap") {
+    if let svg = try? PreviewRenderer.plot(of: track, title: "fuzz.ahap") {
         precondition(!svg.contains("<script"), "markup from the file reached the plot")
     }
     return 0
