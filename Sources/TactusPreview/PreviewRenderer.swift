@@ -44,14 +44,14 @@ public enum PreviewRenderer {
                               log: CommittedFiles) throws -> PreviewSummary {
         let (opened, audio, outputs, warnings) = try open(file, format, into: directory, stem: stem, soundCheck: soundCheck)
         let playback = opened.playback
-        try refuseOverlongPreview(playback, audio, file: file)
+        try refuseOverlongPreview(playback, audio, file: file.path)
         try outputs.prepare(protecting: protectedPaths.union([file, audio?.url].compactMap { $0?.standardizedFileURL.path }))
         defer { outputs.staged.forEach { $0.discard() } }
 
         let sampleRate = audio?.format.sampleRate ?? defaultSampleRate
-        let hapticSeconds = max(playback.endTime + HapticSonifier.longestTick, minimumDuration)
+        let seconds = hapticSeconds(playback)
         let pass = AudioPass(sonifier: HapticSonifier(playback: playback, sampleRate: sampleRate),
-                             hapticFrames: Int((hapticSeconds * sampleRate).rounded(.up)))
+                             hapticFrames: Int((seconds * sampleRate).rounded(.up)))
         let written: AudioPass.Result
         do {
             written = try pass.run(sound: audio.map { PatternTimeSound($0, blockFrames: AudioPass.blockFrames) },
@@ -87,7 +87,7 @@ public enum PreviewRenderer {
                                stem: String? = nil, soundCheck: SoundCheck? = nil) throws -> PreviewSummary {
         let (opened, audio, outputs, warnings) = try open(file, format, into: directory, stem: stem, soundCheck: soundCheck)
         let sampleRate = audio?.format.sampleRate ?? defaultSampleRate
-        let hapticFrames = (max(opened.playback.endTime + HapticSonifier.longestTick, minimumDuration) * sampleRate)
+        let hapticFrames = (hapticSeconds(opened.playback) * sampleRate)
             .rounded(.up)
         let soundFrames = audio.map { ($0.format.duration * sampleRate).rounded(.up) } ?? 0
         return makeSummary(file: file, opened: opened, audio: audio, outputs: outputs,
@@ -102,12 +102,8 @@ public enum PreviewRenderer {
     /// - Throws: `FileError` naming `title` when the track runs past `maxDuration`.
     public static func plot(of track: HapticTrack, title: String) throws -> String {
         let playback = HapticPlayback(track)
-        guard playback.endTime.isFinite, playback.endTime <= maxDuration else {
-            throw FileError(file: title, reason: "its haptics run past \(Markup.seconds(maxDuration))",
-                            hint: "previews cover at most \(Markup.seconds(maxDuration)); check its times")
-        }
-        let duration = max(playback.endTime + HapticSonifier.longestTick, minimumDuration)
-        let timeline = HapticTimeline(playback: playback, duration: duration, columns: PreviewPlot.Layout.columns)
+        try refuseOverlongPreview(playback, nil, file: title)
+        let timeline = HapticTimeline(playback: playback, duration: hapticSeconds(playback), columns: PreviewPlot.Layout.columns)
         return PreviewPlot(content: .init(title: title, presetName: nil, timeline: timeline, waveform: nil)).svg()
     }
 
@@ -160,10 +156,15 @@ public enum PreviewRenderer {
         }
     }
 
-    private static func refuseOverlongPreview(_ playback: HapticPlayback, _ audio: AudioFileReader?, file: URL) throws {
+    /// How long a preview of `playback` plays, seconds: to its last tick's end, at least `minimumDuration`.
+    private static func hapticSeconds(_ playback: HapticPlayback) -> Double {
+        max(playback.endTime + HapticSonifier.longestTick, minimumDuration)
+    }
+
+    private static func refuseOverlongPreview(_ playback: HapticPlayback, _ audio: AudioFileReader?, file: String) throws {
         let limit = "previews cover at most \(Markup.seconds(maxDuration))"
         guard playback.endTime.isFinite, playback.endTime <= maxDuration else {
-            throw FileError(file: file.path, reason: "its haptics run past \(Markup.seconds(maxDuration))",
+            throw FileError(file: file, reason: "its haptics run past \(Markup.seconds(maxDuration))",
                                hint: limit + "; check its times")
         }
         if let audio, audio.format.duration > maxDuration {
