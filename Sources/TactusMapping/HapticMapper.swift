@@ -199,14 +199,19 @@ public struct HapticMapper {
             // Simplified as they are read: an hour-long region is never held point by point.
             // The first point sits on the region's start, which a sound's start may put
             // between frames: it takes the first frame's value, so the attack stays sharp.
-            func curve(_ values: [Float], tolerance: Double) -> [HapticTrack.Point] {
+            func curve(_ values: [Float], tolerance: Double, endValue: Float? = nil) -> [HapticTrack.Point] {
                 CurveSimplifier.simplify(count: frames.count, tolerance: tolerance) { i in
                     let k = frames.lowerBound + i
-                    return HapticTrack.Point(time: i == 0 ? start : min(end, Double(k) * hop), value: Double(values[k]))
+                    let time = i == 0 ? start : min(end, Double(k) * hop)
+                    let value = i > 0 && i == frames.count - 1 && time >= end ? endValue ?? values[k] : values[k]
+                    return HapticTrack.Point(time: time, value: Double(value))
                 }
             }
-            // The strength scales the simplified curve, so a quieter sound keeps its shape.
-            let shape = curve(values, tolerance: intensity.tolerance)
+            // The strength scales the simplified curve, so a quieter sound keeps its shape. A
+            // piece whose last frame lies on its end (cut where a silence begins) falls to 0 on
+            // that frame, simplified with the rest: set after simplifying, the 0 would bend
+            // the whole last segment of a long decay down to it.
+            let shape = curve(values, tolerance: intensity.tolerance, endValue: 0)
             return HapticTrack.ContinuousRegion(
                 start: start, end: end,
                 intensity: fade(shape.map { HapticTrack.Point(time: $0.time, value: gain * $0.value) }, start: start, end: end),

@@ -139,6 +139,25 @@ final class MapperRuleTests: XCTestCase {
         XCTAssertEqual(uncut.regions.count, 1, "without the start the body is one region")
     }
 
+    /// A body cut where a silence begins (the tail of a decay that dips under the audible level
+    /// before a later sound) follows its frames up to the cut and falls to 0 on its last
+    /// frame: the 0 does not bend the simplified decay before it.
+    func testABodyCutBySilenceFallsOnlyOnItsLastFrame() throws {
+        var levels = frameLevels([])
+        for k in 10..<90 { levels[k] = -6 - 0.4 * Float(k - 10) }
+        let start = SoundStarts.Start(silenceStart: 0.4, time: 0.503)
+        let tolerance = 0.05
+        let track = try mapper(intensity: ["attackMs": .number(0), "releaseMs": .number(0), "tolerance": .number(tolerance)])
+            .map(input(levels: levels, starts: [start]))
+        let body = try XCTUnwrap(track.regions.first)
+        XCTAssertEqual(body.end, 0.4, accuracy: 1e-12)
+        let curve = Polyline(body.intensity)
+        for k in 10..<40 {
+            XCTAssertEqual(curve.value(at: Double(k) * Self.hop), bodyIntensity(levels[k]), accuracy: tolerance + 1e-6, "frame \(k)")
+        }
+        XCTAssertEqual(curve.value(at: 0.4), 0, "the body ends at 0")
+    }
+
     /// The simplified body never strays from the frames' values by more than its tolerance, and
     /// a coarser tolerance keeps fewer points.
     func testSimplificationKeepsWithinItsTolerance() throws {
