@@ -18,7 +18,7 @@ final class MappingTests: XCTestCase {
         let audio = try AudioFixture.write(signal, to: dir.appendingPathComponent(name), sampleRate: sampleRate)
         let result = try Converter(preset: try shippedPreset(overrides: overrides), log: CommittedFiles()).convert(audio, to: dir.appendingPathComponent("out"))
         let document = try AHAPDecoder().decode(Data(contentsOf: result.output(AHAPFormat.id)!))
-        return (result, PatternEvaluator(document), try ReferenceEnvelope.measure(audio))
+        return (result, PatternEvaluator(document), try ReferenceEnvelope.measure(audio, sound: SoundActivity.measure(audio)))
     }
 
     /// A noise swell rising over 1 s and falling over 1 s: the felt intensity must follow its

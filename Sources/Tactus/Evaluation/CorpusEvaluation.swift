@@ -45,9 +45,9 @@ public struct CorpusEvaluation {
             do {
                 let result = try converter.convert(truth.audio, to: dir)
                 let ahap = result.outputs[0].url
-                let reference = try ReferenceEnvelope.measure(truth.audio)
-                let fidelity = try Fidelity.measure(file: ahap, format: AHAPFormat(), reference: reference,
-                                                    sound: SoundActivity.measure(truth.audio))
+                let sound = try SoundActivity.measure(truth.audio)
+                let reference = try ReferenceEnvelope.measure(truth.audio, sound: sound)
+                let fidelity = try Fidelity.measure(file: ahap, format: AHAPFormat(), reference: reference, sound: sound)
                 let controlPoints = try AHAPDecoder().decode(Data(contentsOf: ahap)).controlPointCount
                 evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
                                                    fidelity: fidelity,

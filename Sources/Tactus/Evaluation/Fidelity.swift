@@ -6,11 +6,16 @@ import TactusPlatform
 /// (`HapticPlayback` over the track its format's reader makes; docs/ARCHITECTURE.md, "How
 /// Tactus is measured").
 public struct Fidelity {
-    /// Pearson correlation of the continuous intensity played with the reference loudness;
+    /// Pearson correlation of the continuous intensity played with the reference loudness,
+    /// block by block over the same span: each 10 ms block's loudness is the level of its span
+    /// (`ReferenceEnvelope`: the block, or from the first audible sample of a sound starting
+    /// inside it), and the intensity played there is the mean over that span (sampled every
+    /// `1 / samplesPerBlock` of a block, the span's own midpoints). A body that starts on its
+    /// sound's first sample is so compared with the sound, not with the silence before it.
     /// nil when the file has no continuous haptics or no loudness variation.
     public var intensityCorrelation: Double?
-    /// Pearson correlation of everything felt (continuous intensity, and each transient's
-    /// intensity over the 10 ms it starts in) with the reference loudness.
+    /// Pearson correlation of everything felt (the continuous intensity as above, and each
+    /// transient's intensity over the 10 ms it starts in) with the reference loudness.
     public var playedCorrelation: Double?
     /// Spearman correlation of the continuous sharpness played with the log centroid, over
     /// frames where continuous haptics play and the audio is within 40 dB of its loudest.
@@ -29,6 +34,10 @@ public struct Fidelity {
     /// Findings of `HarmonyCheck` against the source audio.
     public var harmonyWarnings: Int
 
+    /// How many times the played intensity is read per block span, at the midpoints of equal
+    /// parts (20: every 0.5 ms of a whole 10 ms block).
+    public static let samplesPerBlock = 20
+
     /// - Parameters:
     ///   - file: the haptic file; its paired audio is looked for beside it (the validator's check).
     ///   - format: the readable format it is in.
@@ -45,8 +54,10 @@ public struct Fidelity {
         var played: [Double] = [], sharpness: [Double] = [], centroid: [Double] = []
         let loudest = reference.levelDb.max() ?? 0
         for k in reference.loudness.indices {
-            // Loudness blocks are centred half a hop in; centroid frames on the hop itself.
-            played.append(playback.continuousIntensity(at: (Double(k) + 0.5) * hop))
+            let from = reference.spanStart[k], step = (reference.spanEnd(k) - from) / Double(Self.samplesPerBlock)
+            let sum = (0..<Self.samplesPerBlock).reduce(0.0) { $0 + playback.continuousIntensity(at: from + (Double($1) + 0.5) * step) }
+            played.append(sum / Double(Self.samplesPerBlock))
+            // Centroid frames are centred on the hop itself.
             if let s = playback.continuousSharpness(at: Double(k) * hop), reference.levelDb[k] > loudest - 40 {
                 sharpness.append(s)
                 centroid.append(reference.logCentroid[k])

@@ -12,8 +12,10 @@ import Darwin
 /// preset, as the yardstick the haptics are compared with.
 ///
 /// Loudness: RMS of each 10 ms block in dB, mapped to 0…1 over the 60 dB below the file's
-/// loudest block. Brightness: log2 of the spectral centroid (20 Hz…20 kHz) of a 20 ms Hann
-/// frame centred on each block.
+/// loudest block. A block in which a sound starts (`SoundActivity.starts`: the first audible
+/// sample after silence) is measured from that sample on (`spanStart`), so its level is the
+/// sound's and not the sound's diluted by the silence before it. Brightness: log2 of the
+/// spectral centroid (20 Hz…20 kHz) of a 20 ms Hann frame centred on each block.
 public struct ReferenceEnvelope {
     /// Block length and grid step, in seconds.
     public static let hopSeconds = 0.01
@@ -26,33 +28,48 @@ public struct ReferenceEnvelope {
     public var levelDb: [Double] = []
     /// Per block, log2 of the spectral centroid in Hz.
     public var logCentroid: [Double] = []
+    /// Per block, in seconds, where the span its level measures begins: the block's start, or
+    /// the first audible sample of a sound that starts inside it. The span ends with the block
+    /// (at `duration` for the last one).
+    public var spanStart: [Double] = []
     /// The audio's length in seconds.
     public var duration = 0.0
 
     /// An envelope from its measurements: `levelDb` and `logCentroid` per 10 ms block (the
     /// shorter list decides the count), the audio's length in seconds.
     /// - Parameters:
-    ///   - levelDb: RMS level per block, in dBFS.
+    ///   - levelDb: RMS level per block, in dBFS, each over its span.
     ///   - logCentroid: log2 of the centroid in Hz, per block.
+    ///   - spanStart: where each block's span begins, in seconds; nil for every block's start.
     ///   - duration: the audio's length in seconds.
-    public init(levelDb: [Double], logCentroid: [Double], duration: Double) {
+    public init(levelDb: [Double], logCentroid: [Double], spanStart: [Double]? = nil, duration: Double) {
         let count = min(levelDb.count, logCentroid.count)
         self.levelDb = Array(levelDb.prefix(count))
         self.logCentroid = Array(logCentroid.prefix(count))
+        self.spanStart = (0..<count).map { k in spanStart.flatMap { k < $0.count ? $0[k] : nil } ?? Double(k) * Self.hopSeconds }
         self.duration = duration
         let loudest = self.levelDb.max() ?? -140
         loudness = self.levelDb.map { min(1, max(0, ($0 - loudest + Self.rangeDb) / Self.rangeDb)) }
     }
 
+    /// Where block `k`'s span ends, in seconds: the block's end, or the audio's.
+    /// - Parameter k: a block index.
+    /// - Returns: the end of the span, in seconds.
+    public func spanEnd(_ k: Int) -> Double { min(Double(k + 1) * Self.hopSeconds, duration) }
+
     /// Measures an audio file in one streaming pass.
-    /// - Parameter url: the audio file.
+    /// - Parameters:
+    ///   - url: the audio file.
+    ///   - sound: where its sounds start (`SoundActivity.measure` of the same file).
     /// - Returns: the envelope on the 10 ms grid.
     /// - Throws: an `AudioError` when the file cannot be opened or decoded.
-    public static func measure(_ url: URL) throws -> ReferenceEnvelope {
+    public static func measure(_ url: URL, sound: SoundActivity) throws -> ReferenceEnvelope {
         let reader = try AudioFileReader(url: url)
         let sr = reader.format.sampleRate
         let hop = max(1, Int((hopSeconds * sr).rounded()))
         let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000))
+        // The sample each sound starts on; a block holding one is measured from it.
+        var starts = sound.starts.map { Int(($0.time * sr).rounded()) }[...]
         var levels = BlockLevelMeter(blockFrames: hop)
         var logCentroid: [Double] = []
         let blocks = MonoBlockReader<Float>(reader, blockFrames: 4096)
@@ -62,11 +79,21 @@ public struct ReferenceEnvelope {
             logCentroid.append(c > 0 ? log2(c) : 0)
         }
         while try blocks.next({ _, mono in
-            levels.push(mono)
+            var from = 0
+            while let start = starts.first, start < total + mono.count {
+                let at = max(from, start - total)
+                levels.push(UnsafeBufferPointer(rebasing: mono[from..<at]))
+                levels.startSpan()
+                from = at
+                starts.removeFirst()
+            }
+            levels.push(UnsafeBufferPointer(rebasing: mono[from...]))
             total += mono.count
             stft.push(mono, frame)
         }) {}
         stft.finish(frame)
-        return ReferenceEnvelope(levelDb: levels.finish(), logCentroid: logCentroid, duration: Double(total) / sr)
+        let levelDb = levels.finish()
+        return ReferenceEnvelope(levelDb: levelDb, logCentroid: logCentroid, spanStart: levels.spanStart.map { Double($0) / sr },
+                                 duration: Double(total) / sr)
     }
 }

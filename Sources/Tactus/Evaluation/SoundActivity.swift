@@ -98,14 +98,19 @@ public struct SoundActivity: Equatable, Sendable {
 }
 
 /// RMS level and peak in dB (full scale = 0) of consecutive blocks of samples, streamed; the
-/// last block may be shorter. Digital silence reads −140 dB.
+/// last block may be shorter. Digital silence reads −140 dB. A block's level and peak cover its
+/// span: the whole block, or its samples from the last `startSpan()` inside it on.
 struct BlockLevelMeter {
     let blockFrames: Int
     private var power = 0.0
     private var peak: Float = 0
-    private var filled = 0
+    /// Samples of the current block so far, and of its span.
+    private var filled = 0, counted = 0
     private(set) var levelDb: [Double] = []
     private(set) var peakDb: [Double] = []
+    /// Per block, the index of its span's first sample (from the first sample pushed).
+    private(set) var spanStart: [Int] = []
+    private var samples = 0, first = 0
 
     init(blockFrames: Int) {
         self.blockFrames = blockFrames
@@ -113,11 +118,24 @@ struct BlockLevelMeter {
 
     mutating func push(_ samples: UnsafeBufferPointer<Float>) {
         for x in samples {
+            if filled == 0 { first = self.samples }
             power += Double(x) * Double(x)
             peak = max(peak, abs(x))
             filled += 1
+            counted += 1
+            self.samples += 1
             if filled == blockFrames { close() }
         }
+    }
+
+    /// Leaves out of the current block's level the samples pushed into it so far: its span
+    /// begins with the next sample.
+    mutating func startSpan() {
+        guard filled > 0 else { return }
+        power = 0
+        peak = 0
+        counted = 0
+        first = samples
     }
 
     /// The levels of every block, the partial last one included.
@@ -127,10 +145,12 @@ struct BlockLevelMeter {
     }
 
     private mutating func close() {
-        levelDb.append(10 * log10(max(power / Double(filled), 1e-14)))
+        levelDb.append(10 * log10(max(power / Double(max(counted, 1)), 1e-14)))
         peakDb.append(20 * log10(max(Double(peak), 1e-7)))
+        spanStart.append(first)
         power = 0
         peak = 0
         filled = 0
+        counted = 0
     }
 }
