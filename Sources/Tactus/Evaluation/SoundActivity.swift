@@ -110,7 +110,8 @@ struct BlockLevelMeter {
     private(set) var peakDb: [Double] = []
     /// Per block, the index of its span's first sample (from the first sample pushed).
     private(set) var spanStart: [Int] = []
-    private var samples = 0, first = 0
+    /// Samples pushed so far, and the index of the current span's first.
+    private var pushed = 0, first = 0
 
     init(blockFrames: Int) {
         self.blockFrames = blockFrames
@@ -118,12 +119,12 @@ struct BlockLevelMeter {
 
     mutating func push(_ samples: UnsafeBufferPointer<Float>) {
         for x in samples {
-            if filled == 0 { first = self.samples }
+            if filled == 0 { first = pushed }
             power += Double(x) * Double(x)
             peak = max(peak, abs(x))
             filled += 1
             counted += 1
-            self.samples += 1
+            pushed += 1
             if filled == blockFrames { close() }
         }
     }
@@ -135,7 +136,7 @@ struct BlockLevelMeter {
         power = 0
         peak = 0
         counted = 0
-        first = samples
+        first = pushed
     }
 
     /// The levels of every block, the partial last one included.
