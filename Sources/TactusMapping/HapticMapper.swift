@@ -174,8 +174,20 @@ public struct HapticMapper {
         for k in values.indices where values[k].isNaN { values[k] = first }
         let ms = sharpness.smoothingMs
         EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: input.hopSeconds).smoothWithoutLag(&values)
+        if sharpness.from == .weightedCentroid, sharpness.rangeTolerance > 0 {
+            let audibleValues = centroids.indices.filter { relativeLevels[$0] > audible && centroids[$0] > 0 }.map { values[$0] }
+            result.tolerance = min(result.tolerance, sharpness.rangeTolerance * Self.spread(audibleValues))
+        }
         result.frames = values
         return result
+    }
+
+    /// The 5…95 % range of `values` (0 for none).
+    static func spread(_ values: [Float]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        func percentile(_ p: Double) -> Double { Double(sorted[Int((p * Double(sorted.count - 1)).rounded())]) }
+        return percentile(0.95) - percentile(0.05)
     }
 
     // MARK: Continuous regions

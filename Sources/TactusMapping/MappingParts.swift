@@ -75,7 +75,7 @@ public enum IntensitySettings: TunablePart {
     public static let gate = ParameterDescriptor.number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off.")
     public static let minRegionMs = ParameterDescriptor.number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them).")
     public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.05, help: "Largest error of the simplified curve, in intensity units (0.05 of the default 0…0.8 over −50…0 dB is 3.1 dB).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.06, help: "Largest error of the simplified curve, in intensity units (0.06 of the default 0…0.8 over −50…0 dB is 3.75 dB).")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
     public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb)]
 }
@@ -98,6 +98,8 @@ public enum SharpnessSettings: TunablePart {
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
     public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.035, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.035 of the default 2.5 octaves is 0.0875 octave); centroid: in sharpness units.")
-    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance]
+    public static let rangeTolerance = ParameterDescriptor.number("rangeTolerance", 0...1, default: 0.15,
+                help: "weightedCentroid: the curve's largest error is also at most this fraction of the sound's own brightness range (5…95 % of its audible frames, octaves), so a sound whose brightness hardly moves keeps its shape; 0 leaves tolerance alone.")
+    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance, rangeTolerance]
     public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]
 }

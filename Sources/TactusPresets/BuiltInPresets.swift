@@ -77,7 +77,7 @@ enum BuiltInPresets {
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
-      "tolerance": 0.05
+      "tolerance": 0.06
     },
     "sharpness": {
       "from": "weightedCentroid",
@@ -88,7 +88,8 @@ enum BuiltInPresets {
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
-      "tolerance": 0.035
+      "tolerance": 0.035,
+      "rangeTolerance": 0.15
     }
   },
   "output": {

@@ -94,4 +94,31 @@ final class MappingTests: XCTestCase {
         XCTAssertLessThan(dull, 0.1)
         XCTAssertGreaterThan(sharp, 0.8)
     }
+
+    /// Two tones whose balance swings twice a second: the brightness moves about a tenth of an
+    /// octave, under the sharpness curve's 0.0875-octave tolerance, so without
+    /// `rangeTolerance` the body plays one flat sharpness; with it the tolerance shrinks to
+    /// 0.15 of the sound's own range and the played sharpness rises and falls with the
+    /// brightness (Spearman against the reference's log centroid, as `tactus evaluate` ranks it).
+    func testABodyWhoseBrightnessHardlyMovesKeepsItsShape() throws {
+        let sr = 44100.0
+        let signal = (0..<Int(2 * sr)).map { i -> Float in
+            let t = Double(i) / sr, balance = 0.5 + 0.5 * sin(2 * Double.pi * 2 * t)
+            return Float(0.4 * balance * sin(2 * Double.pi * 1000 * t) + 0.4 * (1 - balance) * sin(2 * Double.pi * 1100 * t))
+        }
+        func rank(_ overrides: [String]) throws -> Double {
+            let (_, played, reference) = try convert(signal, "balance.wav", overrides: overrides)
+            let loudest = reference.levelDb.max() ?? 0
+            var sharpness: [Double] = [], centroid: [Double] = []
+            for k in reference.levelDb.indices where reference.levelDb[k] > loudest - 40 {
+                guard let s = played.continuousSharpness(at: Double(k) * ReferenceEnvelope.hopSeconds) else { continue }
+                sharpness.append(s)
+                centroid.append(reference.logCentroid[k])
+            }
+            return Statistics.spearman(sharpness, centroid) ?? 0
+        }
+        let kept = try rank([]), flat = try rank(["mapping.sharpness.rangeTolerance=0"])
+        XCTAssertGreaterThan(kept, 0.8)
+        XCTAssertLessThan(flat, 0.5)
+    }
 }
