@@ -88,6 +88,8 @@ struct MappingSettings {
         let tolerance: Double
         /// `weightedCentroid`: the largest error as a fraction of the sound's brightness range; 0: off.
         let rangeTolerance: Double
+        /// `weightedCentroid`: factor on the sound's weight in the lows the body's brightness loses.
+        let lowWeightScale: Double
 
         init(_ parameters: ParameterSet) {
             from = parameters.choice(SharpnessSettings.from, as: BrightnessMeasure.self)
@@ -99,6 +101,7 @@ struct MappingSettings {
             smoothingMs = parameters.number(SharpnessSettings.smoothingMs)
             tolerance = parameters.number(SharpnessSettings.tolerance)
             rangeTolerance = parameters.number(SharpnessSettings.rangeTolerance)
+            lowWeightScale = parameters.number(SharpnessSettings.lowWeightScale)
         }
     }
 

@@ -81,15 +81,16 @@ enum BuiltInPresets {
     },
     "sharpness": {
       "from": "weightedCentroid",
-      "lowOctaves": 7,
-      "highOctaves": 9.5,
+      "lowOctaves": 5.8,
+      "highOctaves": 8.3,
       "knee": 0.5,
       "gamma": 1.3,
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
       "tolerance": 0.035,
-      "rangeTolerance": 0.15
+      "rangeTolerance": 0.15,
+      "lowWeightScale": 2
     }
   },
   "output": {
