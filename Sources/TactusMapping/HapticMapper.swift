@@ -131,10 +131,9 @@ public struct HapticMapper {
     /// rumble or a thud round, a hiss or a click crisp), while within the file the curve moves
     /// exactly as the centroid does (a frame's own low share is too noisy to order frames by).
     /// The curve is kept and simplified in octaves, the tolerance being `tolerance` × the
-    /// scale's span (its linear part's units), at most `rangeTolerance` × the 5…95 % range of
-    /// the audible frames' values (so a sound whose brightness hardly moves keeps its shape),
-    /// so a dark body whose sharpness the soft end and the gamma squeeze near 0 keeps its
-    /// moves as a bright one does; only the kept points are mapped onto 0…1.
+    /// scale's span (its linear part's units), so a dark body whose sharpness the soft end and
+    /// the gamma squeeze near 0 keeps its moves as a bright one does; only the kept points are
+    /// mapped onto 0…1.
     /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
     private func bodyBrightness(_ input: MappingInput, relativeLevels: [Float]) -> BodyBrightness {
         let sharpness = settings.sharpness
@@ -176,20 +175,8 @@ public struct HapticMapper {
         for k in values.indices where values[k].isNaN { values[k] = first }
         let ms = sharpness.smoothingMs
         EnvelopeFollower(attackMs: ms, releaseMs: ms, stepSeconds: input.hopSeconds).smoothWithoutLag(&values)
-        if sharpness.from == .weightedCentroid, sharpness.rangeTolerance > 0 {
-            let audibleValues = centroids.indices.filter { relativeLevels[$0] > audible && centroids[$0] > 0 }.map { values[$0] }
-            result.tolerance = min(result.tolerance, sharpness.rangeTolerance * Self.spread(audibleValues))
-        }
         result.frames = values
         return result
-    }
-
-    /// The 5…95 % range of `values` (0 for none).
-    static func spread(_ values: [Float]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        func percentile(_ p: Double) -> Double { Double(sorted[Int((p * Double(sorted.count - 1)).rounded())]) }
-        return percentile(0.95) - percentile(0.05)
     }
 
     // MARK: Continuous regions

@@ -97,11 +97,9 @@ public enum SharpnessSettings: TunablePart {
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.035, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.035 of the default 2.5 octaves is 0.0875 octave); centroid: in sharpness units.")
-    public static let rangeTolerance = ParameterDescriptor.number("rangeTolerance", 0...1, default: 0.15,
-                help: "weightedCentroid: the curve's largest error is also at most this fraction of the sound's own brightness range (5…95 % of its audible frames, octaves), so a sound whose brightness hardly moves keeps its shape; 0 leaves tolerance alone.")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.03, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.03 of the default 2.5 octaves is 0.075 octave); centroid: in sharpness units.")
     public static let lowWeightScale = ParameterDescriptor.number("lowWeightScale", 0...4, default: 2,
                 help: "weightedCentroid: times the sound's weight in the lows (what the transients' measure takes off, averaged over the sound) the body's brightness loses: above 1 a body with heavy lows (an impact's thud) reads rounder against a light one (a click) than the transients do.")
-    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance, rangeTolerance, lowWeightScale]
+    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance, lowWeightScale]
     public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]
 }

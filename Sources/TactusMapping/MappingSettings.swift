@@ -86,8 +86,6 @@ struct MappingSettings {
         let smoothingMs: Double
         /// Largest error of the simplified curve, sharpness units.
         let tolerance: Double
-        /// `weightedCentroid`: the largest error as a fraction of the sound's brightness range; 0: off.
-        let rangeTolerance: Double
         /// `weightedCentroid`: factor on the sound's weight in the lows the body's brightness loses.
         let lowWeightScale: Double
 
@@ -100,7 +98,6 @@ struct MappingSettings {
             hz = LogFrequencyScale(lowHz: parameters.number(SharpnessSettings.lowHz), highHz: parameters.number(SharpnessSettings.highHz))
             smoothingMs = parameters.number(SharpnessSettings.smoothingMs)
             tolerance = parameters.number(SharpnessSettings.tolerance)
-            rangeTolerance = parameters.number(SharpnessSettings.rangeTolerance)
             lowWeightScale = parameters.number(SharpnessSettings.lowWeightScale)
         }
     }

@@ -88,8 +88,7 @@ enum BuiltInPresets {
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
-      "tolerance": 0.035,
-      "rangeTolerance": 0.15,
+      "tolerance": 0.03,
       "lowWeightScale": 2
     }
   },
