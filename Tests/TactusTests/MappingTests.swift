@@ -119,12 +119,13 @@ final class MappingTests: XCTestCase {
     }
 
     /// 50 and 70 Hz: a body octaves darker than the scale's low end. Its sharpness stays near
-    /// 0 but above the AHAP's 4 decimals, so it still moves with the brightness (an
-    /// exponential soft end squeezed it to a few ten-thousandths: 4 distinct values).
+    /// 0 but well above the AHAP's 4 decimals, so it still moves with the brightness (an
+    /// exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
     func testADarkBodyStillMovesWithItsBrightness() throws {
         let (sharpness, centroid) = try playedSharpness(balance(50, 70))
         XCTAssertLessThan(sharpness.max() ?? 1, 0.1)
+        XCTAssertGreaterThan(sharpness.min() ?? 0, 0.01)
         XCTAssertGreaterThan(Set(sharpness).count, 8)
-        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.9)
+        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.75)
     }
 }
