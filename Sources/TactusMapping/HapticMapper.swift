@@ -124,15 +124,16 @@ public struct HapticMapper {
 
     /// The brightness `mapping.sharpness.from` names, per frame.
     ///
-    /// weightedCentroid: each frame's log2 centroid less the file's weight in the lows, the
-    /// power-weighted mean over its audible frames of how far the weighted centroid
-    /// (`CentroidAnalyzer.weightedOutput`) lies under the log2 centroid. The file's level is
-    /// then the transients' perceptual measure (a rumble round, a hiss crisp), while within the
-    /// file the curve moves exactly as the centroid does (a frame's own low share is too noisy
-    /// to order frames by). The curve is kept and simplified in octaves, the tolerance being
-    /// `tolerance` × the scale's span (its linear part's units), so a dark body whose
-    /// sharpness the soft end and the gamma squeeze near 0 keeps its moves as a bright one
-    /// does; only the kept points are mapped onto 0…1.
+    /// weightedCentroid: each frame's log2 centroid less the file's weight in the lows,
+    /// `lowWeightScale` × the power-weighted mean over its audible frames of how far the
+    /// weighted centroid (`CentroidAnalyzer.weightedOutput`) lies under the log2 centroid. The
+    /// file's level is then the transients' perceptual measure, the lows counted more (a
+    /// rumble or a thud round, a hiss or a click crisp), while within the file the curve moves
+    /// exactly as the centroid does (a frame's own low share is too noisy to order frames by).
+    /// The curve is kept and simplified in octaves, the tolerance being `tolerance` × the
+    /// scale's span (its linear part's units), so a dark body whose sharpness the soft end and
+    /// the gamma squeeze near 0 keeps its moves as a bright one does; only the kept points are
+    /// mapped onto 0…1.
     /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
     private func bodyBrightness(_ input: MappingInput, relativeLevels: [Float]) -> BodyBrightness {
         let sharpness = settings.sharpness
@@ -151,7 +152,7 @@ public struct HapticMapper {
                 penalty += power * (log2(Double(centroids[k])) - Double(weighted[k]))
                 total += power
             }
-            let lowWeight = total > 0 ? penalty / total : 0
+            let lowWeight = total > 0 ? sharpness.lowWeightScale * penalty / total : 0
             let gamma = sharpness.gamma
             brightness = { log2($0) - lowWeight }
             result = BodyBrightness(frames: [], sharpness: { pow(octaves($0), gamma) }, tolerance: tolerance * octaves.span)

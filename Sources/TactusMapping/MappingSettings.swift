@@ -86,6 +86,8 @@ struct MappingSettings {
         let smoothingMs: Double
         /// Largest error of the simplified curve, sharpness units.
         let tolerance: Double
+        /// `weightedCentroid`: factor on the sound's weight in the lows the body's brightness loses.
+        let lowWeightScale: Double
 
         init(_ parameters: ParameterSet) {
             from = parameters.choice(SharpnessSettings.from, as: BrightnessMeasure.self)
@@ -96,6 +98,7 @@ struct MappingSettings {
             hz = LogFrequencyScale(lowHz: parameters.number(SharpnessSettings.lowHz), highHz: parameters.number(SharpnessSettings.highHz))
             smoothingMs = parameters.number(SharpnessSettings.smoothingMs)
             tolerance = parameters.number(SharpnessSettings.tolerance)
+            lowWeightScale = parameters.number(SharpnessSettings.lowWeightScale)
         }
     }
 

@@ -77,18 +77,19 @@ enum BuiltInPresets {
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
-      "tolerance": 0.05
+      "tolerance": 0.06
     },
     "sharpness": {
       "from": "weightedCentroid",
-      "lowOctaves": 7,
-      "highOctaves": 9.5,
+      "lowOctaves": 5.8,
+      "highOctaves": 8.3,
       "knee": 0.5,
       "gamma": 1.3,
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 10,
-      "tolerance": 0.035
+      "tolerance": 0.03,
+      "lowWeightScale": 2
     }
   },
   "output": {

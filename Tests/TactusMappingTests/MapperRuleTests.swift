@@ -97,15 +97,18 @@ final class MapperRuleTests: XCTestCase {
         for k in 52..<88 { XCTAssertEqual(curve.value(at: Double(k) * Self.hop), log(20) / log(40), accuracy: 0.002, "frame \(k)") }
     }
 
-    /// sharpness `weightedCentroid`: log2 centroid less the sound's weight in the lows, on
-    /// lowOctaves…highOctaves: a 512 Hz centroid with one octave of low weight is 8 octaves,
-    /// 0.4 of 7…9.5.
+    /// sharpness `weightedCentroid`: log2 centroid less `lowWeightScale` × the sound's weight
+    /// in the lows, on lowOctaves…highOctaves: a 512 Hz centroid with one octave of low weight,
+    /// counted twice, is 7 octaves, 0.48 of 5.8…8.3; counted once, 8 octaves, 0.88.
     func testBodySharpnessTakesTheWeightInTheLowsOff() throws {
         let levels = frameLevels([(10..<90, 0)])
         let centroids = [Float](repeating: 512, count: 100)
-        let track = try mapper(sharpness: ["knee": .number(0), "gamma": .number(1), "smoothingMs": .number(0)])
-            .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { log2($0) - 1 }))
-        for point in try XCTUnwrap(track.regions.first).sharpness { XCTAssertEqual(point.value, 0.4, accuracy: 1e-6) }
+        for (scale, expected) in [(2.0, 0.48), (1.0, 0.88)] {
+            let track = try mapper(sharpness: ["knee": .number(0), "gamma": .number(1), "smoothingMs": .number(0),
+                                               "lowWeightScale": .number(scale)])
+                .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { log2($0) - 1 }))
+            for point in try XCTUnwrap(track.regions.first).sharpness { XCTAssertEqual(point.value, expected, accuracy: 1e-6, "\(scale)") }
+        }
     }
 
     /// A transient's sharpness (`weightedCentroid`): its attack's weighted octaves on

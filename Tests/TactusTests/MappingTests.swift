@@ -94,4 +94,38 @@ final class MappingTests: XCTestCase {
         XCTAssertLessThan(dull, 0.1)
         XCTAssertGreaterThan(sharp, 0.8)
     }
+
+    /// Two tones at `low` and `high` Hz whose balance swings twice a second over 2 s.
+    func balance(_ low: Double, _ high: Double) -> [Float] {
+        let sr = 44100.0
+        return (0..<Int(2 * sr)).map { i -> Float in
+            let t = Double(i) / sr, share = 0.5 + 0.5 * sin(2 * Double.pi * 2 * t)
+            return Float(0.4 * share * sin(2 * Double.pi * low * t) + 0.4 * (1 - share) * sin(2 * Double.pi * high * t))
+        }
+    }
+
+    /// The body's sharpness as the AHAP plays it and the reference's log centroid, every 10 ms
+    /// block within 40 dB of the loudest (as `tactus evaluate` ranks them).
+    func playedSharpness(_ signal: [Float], overrides: [String] = []) throws -> (sharpness: [Double], logCentroid: [Double]) {
+        let (_, played, reference) = try convert(signal, "balance.wav", overrides: overrides)
+        let loudest = reference.levelDb.max() ?? 0
+        var sharpness: [Double] = [], centroid: [Double] = []
+        for k in reference.levelDb.indices where reference.levelDb[k] > loudest - 40 {
+            guard let s = played.continuousSharpness(at: Double(k) * ReferenceEnvelope.hopSeconds) else { continue }
+            sharpness.append(s)
+            centroid.append(reference.logCentroid[k])
+        }
+        return (sharpness, centroid)
+    }
+
+    /// 50 and 70 Hz: a body octaves darker than the scale's low end. Its sharpness stays near
+    /// 0 but well above the AHAP's 4 decimals, so it still moves with the brightness (an
+    /// exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
+    func testADarkBodyStillMovesWithItsBrightness() throws {
+        let (sharpness, centroid) = try playedSharpness(balance(50, 70))
+        XCTAssertLessThan(sharpness.max() ?? 1, 0.1)
+        XCTAssertGreaterThan(sharpness.min() ?? 0, 0.01)
+        XCTAssertGreaterThan(Set(sharpness).count, 8)
+        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.75)
+    }
 }
