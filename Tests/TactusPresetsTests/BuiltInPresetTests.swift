@@ -7,9 +7,8 @@ import XCTest
 /// repository finds them.
 final class BuiltInPresetTests: XCTestCase {
     func testCompiledInPresetsMatchPresetsFolder() throws {
-        let folder = Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets")
         let builtIn = PresetLibrary.compiledIn
-        let shipped = PresetLibrary(directories: [folder])
+        let shipped = PresetLibrary(directories: [Corpus.presetsFolder])
         XCTAssertEqual(builtIn.names(), shipped.names())
         for name in shipped.names() {
             XCTAssertEqual(try builtIn.contents(of: builtIn.locate(name)), try shipped.contents(of: shipped.locate(name)),

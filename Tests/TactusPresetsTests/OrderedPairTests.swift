@@ -14,10 +14,8 @@ final class OrderedPairTests: XCTestCase {
     override func setUp() { dir = AudioFixture.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
-    var presetsFolder: URL { Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets") }
-
     func resolve(_ reference: String, _ overrides: [String] = []) throws -> ResolvedPreset {
-        try PresetLibrary(directories: [dir, presetsFolder]).resolve(reference, overrides: overrides)
+        try PresetLibrary(directories: [dir, Corpus.presetsFolder]).resolve(reference, overrides: overrides)
     }
 
     /// Values inside both parameters' ranges with `lower` above `upper`.

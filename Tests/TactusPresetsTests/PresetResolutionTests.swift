@@ -13,8 +13,6 @@ final class PresetResolutionTests: XCTestCase {
     override func setUp() { dir = AudioFixture.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
-    var presetsFolder: URL { Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets") }
-
     @discardableResult
     func write(_ name: String, _ json: String) throws -> URL {
         let url = dir.appendingPathComponent(name)
@@ -23,7 +21,7 @@ final class PresetResolutionTests: XCTestCase {
     }
 
     func resolve(_ reference: String, _ overrides: [String] = []) throws -> ResolvedPreset {
-        try PresetLibrary(directories: [dir, presetsFolder]).resolve(reference, overrides: overrides)
+        try PresetLibrary(directories: [dir, Corpus.presetsFolder]).resolve(reference, overrides: overrides)
     }
 
     func assertError(_ reference: String, _ overrides: [String] = [], _ expected: String,
@@ -105,7 +103,7 @@ final class PresetResolutionTests: XCTestCase {
     }
 
     func testTheSchemaFileMatchesTheDescriptors() throws {
-        let committed = try String(contentsOf: presetsFolder.appendingPathComponent("preset.schema.json"), encoding: .utf8)
+        let committed = try String(contentsOf: Corpus.presetsFolder.appendingPathComponent("preset.schema.json"), encoding: .utf8)
         XCTAssertEqual(committed, PresetSchema.json(), "regenerate with: tactus presets schema > Presets/preset.schema.json")
     }
 }

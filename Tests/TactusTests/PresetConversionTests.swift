@@ -15,28 +15,15 @@ final class PresetConversionTests: XCTestCase {
     override func setUp() { dir = AudioFixture.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
-    var presetsFolder: URL { Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets") }
-
-    @discardableResult
-    func write(_ name: String, _ json: String) throws -> URL {
-        let url = dir.appendingPathComponent(name)
-        try Data(json.utf8).write(to: url)
-        return url
-    }
-
-    func resolve(_ reference: String, _ overrides: [String] = []) throws -> ResolvedPreset {
-        try PresetLibrary(directories: [dir, presetsFolder]).resolve(reference, overrides: overrides)
-    }
-
     func testEveryShippedPresetMatchesTheSchemaAndConvertsTheCorpus() throws {
-        let schema = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent("preset.schema.json")))
-        let library = PresetLibrary(directories: [presetsFolder])
+        let schema = try JSONReader.parse(Data(contentsOf: Corpus.presetsFolder.appendingPathComponent("preset.schema.json")))
+        let library = PresetLibrary(directories: [Corpus.presetsFolder])
         XCTAssertGreaterThanOrEqual(library.names().count, 6)
         let corpus = try GroundTruth.find(in: Corpus.root).annotations
         let names = library.names()
         var converters: [(name: String, converter: Converter)] = []
         for name in names {
-            let json = try JSONReader.parse(Data(contentsOf: presetsFolder.appendingPathComponent(name + ".json")))
+            let json = try JSONReader.parse(Data(contentsOf: Corpus.presetsFolder.appendingPathComponent(name + ".json")))
             XCTAssertEqual(SchemaCheck.problems(json, schema: schema), [], name)
             converters.append((name, Converter(preset: try library.resolve(name), log: CommittedFiles())))
         }
@@ -68,16 +55,17 @@ final class PresetConversionTests: XCTestCase {
     }
 
     func testPresetFromAnAHAPRepeatsItsPresetAndRefusesAChangedOne() throws {
-        try write("mine.json", #"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 5}}"#)
-        let preset = try resolve("mine", ["mapping.intensity.gamma=0.7"])
+        let mine = dir.appendingPathComponent("mine.json")
+        try Data(#"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 5}}"#.utf8).write(to: mine)
+        let library = PresetLibrary(directories: [dir, Corpus.presetsFolder])
+        let preset = try library.resolve("mine", overrides: ["mapping.intensity.gamma=0.7"])
         let audio = try AudioFixture.write(Signals.clicks(at: [0.1], seconds: 0.3, sampleRate: 44100),
                                            to: dir.appendingPathComponent("c.wav"), sampleRate: 44100)
         let result = try Converter(preset: preset, log: CommittedFiles()).convert(audio, to: dir.appendingPathComponent("out"))
-        let library = PresetLibrary(directories: [dir, presetsFolder])
         let again = try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, file: result.output(AHAPFormat.id)!)
         XCTAssertEqual(again.hash, preset.hash)
         XCTAssertEqual(again.parameters("mapping.intensity").number(IntensitySettings.gamma), 0.7)
-        try write("mine.json", #"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 6}}"#)
+        try Data(#"{"schemaVersion": 1, "name": "mine", "peaks": {"delta": 6}}"#.utf8).write(to: mine)
         XCTAssertThrowsError(try PresetProvenance.read(from: result.output(AHAPFormat.id)!).resolve(in: library, file: result.output(AHAPFormat.id)!)) {
             XCTAssertTrue("\($0)".contains("has changed since this file was made"), "\($0)")
         }
