@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "TactusPreview", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview", "TactusRender",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -41,7 +41,7 @@ public struct ReferenceEnvelope {
         self.logCentroid = Array(logCentroid.prefix(count))
         self.duration = duration
         let loudest = self.levelDb.max() ?? -140
-        loudness = self.levelDb.map { min(1, max(0, ($0 - loudest + Self.rangeDb) / Self.rangeDb)) }
+        loudness = self.levelDb.map { clampUnit(($0 - loudest + Self.rangeDb) / Self.rangeDb) }
     }
 
     /// Measures an audio file in one streaming pass.
