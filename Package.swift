@@ -59,13 +59,15 @@ let package = Package(
         .target(name: "TactusHaptic", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
         .target(name: "TactusAndroid", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
-        // Foundation-only: formats rendered on a time grid: actuator drive signals (pcm, dualsense)
-        // and gamepad rumble.
-        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
+        // Formats rendered on a time grid: actuator drive signals (pcm, dualsense) and gamepad
+        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW).
+        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
-        // STFT on FFTW, analyzers, peak picking; BS.1770 loudness on libebur128.
-        .target(name: "TactusAnalysis", dependencies: ["CFFTW", "CEBUR128", "TactusCore"]),
+        // The one FFT (a real FFT on FFTW), for the analysis's STFT and the band check of rendered files.
+        .target(name: "TactusSpectrum", dependencies: ["CFFTW", "TactusCore"]),
+        // STFT, analyzers, peak picking; BS.1770 loudness on libebur128.
+        .target(name: "TactusAnalysis", dependencies: ["CEBUR128", "TactusCore", "TactusSpectrum"]),
         // The mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
         // Presets (files, library, resolution, schema, printer) and the built-in format list whose
@@ -77,7 +79,7 @@ let package = Package(
         .target(name: "TactusPreview", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio"]),
         // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
         .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview", "TactusRender",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

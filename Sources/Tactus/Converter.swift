@@ -110,7 +110,7 @@ public struct Converter {
 
         do {
             let directory = outputDirectory ?? input.deletingLastPathComponent()
-            let stem = stem ?? input.deletingPathExtension().lastPathComponent
+            let stem = stem ?? OutputNaming.stem(of: input)
             if HapticFormats.reader(for: input) != nil {
                 return try translate(input, directory, stem, protectedPaths)
             }

@@ -20,17 +20,22 @@ public enum OutputNaming {
         var groups: [String: [URL]] = [:]
         for source in sources {
             let key = outputDirectory(source).standardizedFileURL.path + "/"
-                + source.deletingPathExtension().lastPathComponent.lowercased()
+                + stem(of: source).lowercased()
             groups[key, default: []].append(source)
         }
         var stems: [URL: String] = [:]
         for members in groups.values {
             for source in members {
-                stems[source] = members.count > 1 ? source.lastPathComponent : source.deletingPathExtension().lastPathComponent
+                stems[source] = members.count > 1 ? source.lastPathComponent : stem(of: source)
             }
         }
         return stems
     }
+
+    /// A lone source's stem: its file name without its extension (`boom.wav` → `boom`).
+    /// - Parameter source: the source file.
+    /// - Returns: its stem.
+    public static func stem(of source: URL) -> String { source.deletingPathExtension().lastPathComponent }
 
     /// The file named `<stem>.<ending>`, `ending` without its leading dot (a format's file ending,
     /// `HapticFormat.fileEndings`).

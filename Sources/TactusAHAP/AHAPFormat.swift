@@ -41,10 +41,8 @@ public struct AHAPFormat: HapticReadableFormat {
     }
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
-        let options = AHAPWriter.Options(audioFileName: context.pairedAudio?.fileName,
-                                         audioVolume: context.pairedAudio?.volume ?? 1,
-                                         useVolumeEnvelope: context.pairedAudio?.useVolumeEnvelope ?? false,
-                                         metadata: context.metadata, rampDuration: rampDuration)
+        let options = AHAPWriter.Options(pairedAudio: context.pairedAudio, metadata: context.metadata,
+                                         rampDuration: rampDuration)
         try AHAPEncoder().write(try AHAPWriter(options: options).document(for: track), to: emit)
     }
 

@@ -33,12 +33,9 @@ import TactusPlatform
 public struct AHAPWriter: Sendable {
     /// What the writer adds around the track: paired audio, metadata, ramp length.
     public struct Options: Equatable, Sendable {
-        /// Audio file name relative to the AHAP file; nil writes a haptics-only pattern.
-        public var audioFileName: String?
-        /// `AudioVolume` of the audio event, 0…1.
-        public var audioVolume: Double
-        /// `EventWaveformUseVolumeEnvelope` of the audio event.
-        public var useVolumeEnvelope: Bool
+        /// The audio event: the paired audio's name relative to the AHAP file, its `AudioVolume`
+        /// (0…1) and `EventWaveformUseVolumeEnvelope`; nil writes a haptics-only pattern.
+        public var pairedAudio: PairedAudio?
         /// `Metadata` entries, in order (Project, Created, Description, Source, Preset, ToolVersion…).
         public var metadata: [MetadataEntry]
         /// Length in seconds (0.001…1) of the ramps around a transient's lift or notch and
@@ -49,16 +46,12 @@ public struct AHAPWriter: Sendable {
         public static let defaultRampDuration = 0.005
 
         /// - Parameters:
-        ///   - audioFileName: the paired audio's name relative to the AHAP, or nil.
-        ///   - audioVolume: the audio event's `AudioVolume`, 0…1.
-        ///   - useVolumeEnvelope: the audio event's `EventWaveformUseVolumeEnvelope`.
+        ///   - pairedAudio: the audio event's file, volume and volume envelope, or nil.
         ///   - metadata: `Metadata` entries, in order.
         ///   - rampDuration: the ramps' length in seconds, 0.001…1.
-        public init(audioFileName: String? = nil, audioVolume: Double = 1, useVolumeEnvelope: Bool = false,
-                    metadata: [MetadataEntry] = [], rampDuration: Double = defaultRampDuration) {
-            self.audioFileName = audioFileName
-            self.audioVolume = audioVolume
-            self.useVolumeEnvelope = useVolumeEnvelope
+        public init(pairedAudio: PairedAudio? = nil, metadata: [MetadataEntry] = [],
+                    rampDuration: Double = defaultRampDuration) {
+            self.pairedAudio = pairedAudio
             self.metadata = metadata
             self.rampDuration = rampDuration
         }
@@ -119,10 +112,10 @@ public struct AHAPWriter: Sendable {
         let regions = track.regions.sorted { $0.start < $1.start }.compactMap(PlannedRegion.init)
 
         var elements: [(rank: Int, element: AHAPElement)] = []
-        if let name = options.audioFileName {
-            let volume = AHAPEvent.Parameter(id: AHAPParameterID.audioVolume, value: roundedValue(options.audioVolume))
-            elements.append((0, .event(AHAPEvent(time: 0, type: .audioCustom, waveformPath: name,
-                                                 useVolumeEnvelope: options.useVolumeEnvelope, parameters: [volume]))))
+        if let audio = options.pairedAudio {
+            let volume = AHAPEvent.Parameter(id: AHAPParameterID.audioVolume, value: roundedValue(audio.volume))
+            elements.append((0, .event(AHAPEvent(time: 0, type: .audioCustom, waveformPath: audio.fileName,
+                                                 useVolumeEnvelope: audio.useVolumeEnvelope, parameters: [volume]))))
         }
         elements += regions.flatMap { $0.continuousEvents() }.map { (2, .event($0)) }
         // Intensity control: lifted at a transient inside a region only as far as the
@@ -157,7 +150,7 @@ public struct AHAPWriter: Sendable {
     // MARK: - Input checks
 
     private func check(_ track: HapticTrack) throws {
-        guard options.audioVolume.isFinite else { throw WriteError.invalidOption("audioVolume") }
+        guard options.pairedAudio?.volume.isFinite ?? true else { throw WriteError.invalidOption("audioVolume") }
         guard (0.001...1).contains(options.rampDuration) else {
             throw WriteError.invalidOption("rampDuration (must be 0.001…1 s)")
         }

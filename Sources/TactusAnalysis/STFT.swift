@@ -1,4 +1,5 @@
 import TactusCore
+import TactusSpectrum
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,21 +1,19 @@
 import TactusCore
 
-/// The felt intensity and sharpness of a track at any instant, the one place the Android forms
-/// read the track through.
-struct TrackSampler {
+/// The continuous intensity and sharpness a track plays at any instant, clamped to 0…1: the one
+/// place the Android forms read the track's continuous curves through.
+struct ContinuousCurves {
     let track: HapticTrack
 
     /// The continuous intensity felt at `t`, 0 outside every region.
-    func continuous(at t: Double) -> Double { unit(track.continuousIntensity(at: t)) }
+    func continuous(at t: Double) -> Double { clampUnit(track.continuousIntensity(at: t)) }
 
     /// The continuous sharpness at `t`; `fallback` outside every region.
     func sharpness(at t: Double, fallback: Double) -> Double {
         guard let region = track.region(at: t), !region.sharpness.isEmpty else { return fallback }
-        return unit(Polyline.value(of: region.sharpness, at: t))
+        return clampUnit(Polyline.value(of: region.sharpness, at: t))
     }
 }
-
-func unit(_ x: Double) -> Double { min(1, max(0, x)) }
 
 /// `VibrationEffect.createWaveform(timings, amplitudes, -1)` data: a per-millisecond amplitude
 /// (255 × intensity², the √ law Meta's SDK uses between amplitude and felt intensity), the
@@ -26,16 +24,16 @@ struct AndroidWaveform: Equatable {
     var amplitudes: [Int] = []
 
     /// Amplitude (0–255) for a felt intensity (0…1).
-    static func amplitude(_ intensity: Double) -> Int { Int((255 * unit(intensity) * unit(intensity)).rounded()) }
+    static func amplitude(_ intensity: Double) -> Int { Int((255 * clampUnit(intensity) * clampUnit(intensity)).rounded()) }
 
     /// Per-millisecond amplitudes of `track` over `durationMs`.
     static func levels(_ track: HapticTrack, durationMs: Int, stepMs: Int, transientMs: Int) -> [UInt8] {
-        let sampler = TrackSampler(track: track)
+        let curves = ContinuousCurves(track: track)
         var levels = [UInt8](repeating: 0, count: durationMs)
         var cell = 0
         while cell * stepMs < durationMs {
             let start = cell * stepMs, end = min(durationMs, start + stepMs)
-            let level = UInt8(amplitude(sampler.continuous(at: (Double(start) + Double(end)) / 2000)))
+            let level = UInt8(amplitude(curves.continuous(at: (Double(start) + Double(end)) / 2000)))
             for ms in start..<end { levels[ms] = level }
             cell += 1
         }
@@ -101,7 +99,7 @@ struct AndroidComposition: Equatable {
         var events: [Primitive] = track.transients.map { t in
             let dull = t.sharpness < Self.dullBelow, light = t.intensity < Self.lightIntensity
             let name = dull ? (light ? "LOW_TICK" : "THUD") : (light ? "TICK" : "CLICK")
-            return Primitive(name: name, scale: unit(t.intensity), startMs: max(0, Int((t.time * 1000).rounded())))
+            return Primitive(name: name, scale: clampUnit(t.intensity), startMs: max(0, Int((t.time * 1000).rounded())))
         }
         for region in track.regions {
             let peak = region.intensity.max { $0.value < $1.value }
@@ -109,7 +107,7 @@ struct AndroidComposition: Equatable {
             complete = false
             // A swell that takes its time to peak opens with a slow rise.
             if peak.time - region.start >= Self.bodySeconds {
-                events.append(Primitive(name: "SLOW_RISE", scale: unit(peak.value),
+                events.append(Primitive(name: "SLOW_RISE", scale: clampUnit(peak.value),
                                         startMs: max(0, Int((region.start * 1000).rounded()))))
             }
         }
@@ -142,33 +140,33 @@ struct AndroidEnvelope: Equatable {
     }
 
     init(_ track: HapticTrack, minMs: Int, maxMs: Int) {
-        let sampler = TrackSampler(track: track)
+        let curves = ContinuousCurves(track: track)
         func ms(_ t: Double) -> Int { max(0, Int((t * 1000).rounded())) }
         var knots: [Knot] = []
         for region in track.regions {
             // Off until the region starts (the builder would otherwise ramp up over the silence).
             knots.append(Knot(ms: ms(region.start), intensity: 0,
-                              sharpness: sampler.sharpness(at: region.start, fallback: 0.5), essential: false))
+                              sharpness: curves.sharpness(at: region.start, fallback: 0.5), essential: false))
             let times = Set((region.intensity + region.sharpness).map(\.time) + [region.start, region.end])
                 .filter { $0 >= region.start && $0 <= region.end }.sorted()
             for t in times {
                 let at = t < region.end ? t : region.end.nextDown
-                knots.append(Knot(ms: ms(t), intensity: sampler.continuous(at: at),
-                                  sharpness: sampler.sharpness(at: at, fallback: 0.5), essential: false))
+                knots.append(Knot(ms: ms(t), intensity: curves.continuous(at: at),
+                                  sharpness: curves.sharpness(at: at, fallback: 0.5), essential: false))
             }
             knots.append(Knot(ms: ms(region.end) + minMs, intensity: 0,
-                              sharpness: sampler.sharpness(at: region.end.nextDown, fallback: 0.5), essential: true))
+                              sharpness: curves.sharpness(at: region.end.nextDown, fallback: 0.5), essential: true))
         }
         // A transient: from the continuous level `minMs / 2` before it, to its peak, and back.
         for transient in track.transients {
             let at = ms(transient.time), half = minMs / 2
-            let around = { (t: Int) in sampler.continuous(at: Double(t) / 1000) }
-            let sharp = unit(transient.sharpness)
+            let around = { (t: Int) in curves.continuous(at: Double(t) / 1000) }
+            let sharp = clampUnit(transient.sharpness)
             knots.append(Knot(ms: max(0, at - half), intensity: around(at - half), sharpness: sharp, essential: false))
-            knots.append(Knot(ms: at + half, intensity: max(unit(transient.intensity), around(at + half)),
+            knots.append(Knot(ms: at + half, intensity: max(clampUnit(transient.intensity), around(at + half)),
                               sharpness: sharp, essential: true))
             knots.append(Knot(ms: at + half + minMs, intensity: around(at + half + minMs),
-                              sharpness: sampler.sharpness(at: Double(at + half + minMs) / 1000, fallback: sharp),
+                              sharpness: curves.sharpness(at: Double(at + half + minMs) / 1000, fallback: sharp),
                               essential: false))
         }
         // By time; at one time the essential knot last, then in the order made above.

@@ -79,7 +79,7 @@ public struct HapticPlayback: Sendable {
     }
 }
 
-/// Clamps to 0…1, the range of felt intensity and sharpness.
+/// Clamps to 0…1, the range of felt intensity and sharpness: the one clamp every part uses.
 /// - Parameter x: any value.
-/// - Returns: `x` clamped to 0…1.
-public func clampUnit(_ x: Double) -> Double { min(max(x, 0), 1) }
+/// - Returns: `x` clamped to 0…1; 0 for NaN.
+public func clampUnit(_ x: Double) -> Double { min(1, max(0, x)) }

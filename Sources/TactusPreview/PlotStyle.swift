@@ -1,3 +1,5 @@
+import TactusCore
+
 /// Colours and type of the preview plot, for light and dark backgrounds alike.
 ///
 /// Everything themable is a CSS class switched by `prefers-color-scheme`, so the same SVG
@@ -13,7 +15,7 @@ enum PlotStyle {
 
     /// The colour of a sharpness value as `#rrggbb`, interpolated between the stops.
     static func sharpnessColour(_ sharpness: Double) -> String {
-        let s = min(max(sharpness.isFinite ? sharpness : 0, 0), 1)
+        let s = clampUnit(sharpness.isFinite ? sharpness : 0)
         let upper = sharpnessStops.firstIndex { $0.offset >= s } ?? sharpnessStops.count - 1
         let b = sharpnessStops[max(upper, 1)], a = sharpnessStops[max(upper, 1) - 1]
         let f = (s - a.offset) / (b.offset - a.offset)

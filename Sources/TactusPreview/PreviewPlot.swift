@@ -41,11 +41,11 @@ struct PreviewPlot {
     private var duration: Double { content.timeline.duration }
 
     private func x(_ time: Double) -> Double {
-        Layout.left + min(max(time / duration, 0), 1) * Layout.plotWidth
+        Layout.left + clampUnit(time / duration) * Layout.plotWidth
     }
 
     private func hapticY(_ value: Double) -> Double {
-        Layout.hapticBottom - min(max(value, 0), 1) * (Layout.hapticBottom - Layout.hapticTop)
+        Layout.hapticBottom - clampUnit(value) * (Layout.hapticBottom - Layout.hapticTop)
     }
 
     func svg() -> String {

@@ -88,7 +88,7 @@ public struct ActuatorDrive: Equatable, Sendable {
     /// - Parameter s: the sharpness, 0…1.
     /// - Returns: the frequency in Hz.
     public func frequency(sharpness s: Double) -> Double {
-        let s = min(1, max(0, s))
+        let s = clampUnit(s)
         return s < 0.5 ? resonanceHz * pow(lowHz / resonanceHz, 1 - 2 * s) : resonanceHz * pow(highHz / resonanceHz, 2 * s - 1)
     }
 
@@ -102,7 +102,7 @@ public struct ActuatorDrive: Equatable, Sendable {
         let span = ratio < 0 ? log(lowHz / resonanceHz) : log(highHz / resonanceHz)
         guard span != 0 else { return 0.5 }
         let s = ratio < 0 ? (1 - ratio / span) / 2 : (1 + ratio / span) / 2
-        return min(1, max(0, s))
+        return clampUnit(s)
     }
 
     /// Highest frequency a drive signal for this actuator holds, Hz: the band's upper edge plus

@@ -117,7 +117,7 @@ struct DriveDemodulator {
             let run = cycles[k..<end]
             k = end
             guard run.contains(where: { $0.sum >= Self.minBody }) else { continue }
-            let intensity = Self.thinned(run.map { HapticTrack.Point(time: $0.time, value: min(1, max(0, $0.sum))) })
+            let intensity = Self.thinned(run.map { HapticTrack.Point(time: $0.time, value: clampUnit($0.sum)) })
             let sharpness = Self.thinned(run.map { HapticTrack.Point(time: $0.time, value: $0.sharpness) })
             regions.append(HapticTrack.ContinuousRegion(start: run.first!.time, end: run.last!.time,
                                                         intensity: intensity, sharpness: sharpness))
@@ -148,7 +148,7 @@ struct DriveDemodulator {
             var bodySharpness = (left.sharpness + right.sharpness) / 2
             if left.sum + right.sum > 0 { bodySharpness = (left.sum * left.sharpness + right.sum * right.sharpness) / (left.sum + right.sum) }
             let body = (left.sum + right.sum) / 2
-            let sharpness = min(1, max(0, (c.sharpness * (body + height) - body * bodySharpness) / height))
+            let sharpness = clampUnit((c.sharpness * (body + height) - body * bodySharpness) / height)
             found.append(HapticTrack.Transient(time: max(0, start), intensity: min(1, height), sharpness: sharpness))
             var j = k
             while j > 0, cycles[j - 1].time > start - 1e-9, cycles[j - 1].run == c.run { j -= 1 }

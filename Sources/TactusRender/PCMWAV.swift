@@ -3,8 +3,10 @@ import TactusPlatform
 
 /// A 16-bit PCM WAV file written as bytes, header first, then interleaved frames block by block:
 /// deterministic (no date, no chunk but `fmt ` and `data`) and streaming (the frame count is
-/// known before the first sample). Read back by `PCMWAVReader`.
-struct PCMWAVWriter {
+/// known before the first sample). Read back by `PCMWAVReader`. The one 16-bit WAV writer
+/// of Foundation only: the rendered formats and `tactus tune`'s page audio (`file(_:sampleRate:)`);
+/// paired audio in the source's own encoding goes through libsndfile (`TactusAudio.WAVWriter`).
+package struct PCMWAVWriter {
     let sampleRate: Int, channels: Int, frames: Int
 
     /// Largest data chunk a plain WAV's 32-bit sizes hold.
@@ -36,6 +38,19 @@ struct PCMWAVWriter {
     static func pcm16(_ x: Float) -> Int16 {
         let scaled = (Double(x) * 32767).rounded()
         return scaled >= 32767 ? 32767 : scaled <= -32768 ? -32768 : Int16(scaled.isNaN ? 0 : scaled)
+    }
+
+    /// A whole mono file in memory, for a caller that holds every sample.
+    /// - Parameters:
+    ///   - samples: the samples, −1…1 (clipped beyond it).
+    ///   - sampleRate: samples per second.
+    /// - Returns: the file's bytes, header first.
+    /// - Throws: `FormatWriteError` when the samples would not fit a WAV's 32-bit sizes.
+    package static func file(_ samples: [Float], sampleRate: Int) throws -> [UInt8] {
+        var bytes = try PCMWAVWriter(sampleRate: sampleRate, channels: 1, frames: samples.count).header
+        var scratch: [UInt8] = []
+        samples.withUnsafeBufferPointer { emit($0, into: &scratch) { bytes += $0 } }
+        return bytes
     }
 
     /// Hands `emit` the little-endian bytes of interleaved samples.

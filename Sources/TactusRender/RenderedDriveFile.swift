@@ -1,4 +1,5 @@
 import TactusCore
+import TactusSpectrum
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -111,67 +112,25 @@ struct RenderedDriveFile {
     }
 
     /// Energy of one channel above `edgeHz` against the energy below it, dB (Welch: Hann
-    /// frames of `bandFrame` samples, half overlapping); −∞ for a silent or too short channel.
+    /// frames of `bandFrame` samples, half overlapping, through FFTW as the analysis's STFT);
+    /// −∞ for a silent or too short channel.
     static func energyAboveBand(_ wav: PCMWAVReader, channel: Int, edgeHz: Double) -> Double {
         let n = bandFrame
         let window = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
         let edgeBin = Int((edgeHz * Double(n) / Double(wav.sampleRate)).rounded(.up))
         var above = 0.0, below = 0.0
-        var fft = RadixTwoFFT(size: n)
+        let fft = RealFFT(size: n)
         var start = 0
         while start + n <= wav.frames {
-            for i in 0..<n { fft.real[i] = Double(wav.sample(start + i, channel: channel)) * window[i]; fft.imaginary[i] = 0 }
-            fft.transform()
+            for i in 0..<n { fft.input[i] = Float(Double(wav.sample(start + i, channel: channel)) * window[i]) }
+            fft.execute()
             for bin in 1...(n / 2) {
-                let power = fft.real[bin] * fft.real[bin] + fft.imaginary[bin] * fft.imaginary[bin]
-                if bin >= edgeBin { above += power } else { below += power }
+                let (re, im) = (Double(fft.spectrum[2 * bin]), Double(fft.spectrum[2 * bin + 1]))
+                if bin >= edgeBin { above += re * re + im * im } else { below += re * re + im * im }
             }
             start += n / 2
         }
         guard above > 0 else { return -.infinity }
         return below > 0 ? 10 * log10(above / below) : .infinity
-    }
-}
-
-/// An in-place complex FFT of a power-of-two size (iterative radix 2), for the band check of
-/// files read back: Double precision, no plan beyond the twiddle table.
-struct RadixTwoFFT {
-    let size: Int
-    var real: [Double], imaginary: [Double]
-    private let cosines: [Double], sines: [Double]
-
-    /// - Parameter size: a power of two, at least 2.
-    init(size: Int) {
-        precondition(size >= 2 && size & (size - 1) == 0, "a power of two")
-        self.size = size
-        real = [Double](repeating: 0, count: size)
-        imaginary = real
-        cosines = (0..<(size / 2)).map { cos(-2 * Double.pi * Double($0) / Double(size)) }
-        sines = (0..<(size / 2)).map { sin(-2 * Double.pi * Double($0) / Double(size)) }
-    }
-
-    /// Replaces `real` and `imaginary` by their forward transform (e^−iωt, unscaled).
-    mutating func transform() {
-        var j = 0
-        for i in 1..<size {
-            var bit = size >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
-            j |= bit
-            if i < j { real.swapAt(i, j); imaginary.swapAt(i, j) }
-        }
-        var length = 2
-        while length <= size {
-            let step = size / length
-            for start in stride(from: 0, to: size, by: length) {
-                for k in 0..<(length / 2) {
-                    let (c, s) = (cosines[k * step], sines[k * step])
-                    let (a, b) = (start + k, start + k + length / 2)
-                    let tr = real[b] * c - imaginary[b] * s, ti = real[b] * s + imaginary[b] * c
-                    (real[b], imaginary[b]) = (real[a] - tr, imaginary[a] - ti)
-                    (real[a], imaginary[a]) = (real[a] + tr, imaginary[a] + ti)
-                }
-            }
-            length <<= 1
-        }
     }
 }

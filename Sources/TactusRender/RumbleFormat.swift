@@ -47,7 +47,7 @@ public struct RumbleFormat: HapticReadableFormat {
 
     /// The two motors' speeds for intensity `i` and sharpness `s` (clamped to 0…1).
     static func motors(intensity i: Double, sharpness s: Double) -> (low: Double, high: Double) {
-        let (i, s) = (min(1, max(0, i)), min(1, max(0, s)))
+        let (i, s) = (clampUnit(i), clampUnit(s))
         return (i * min(1, 2 * (1 - s)), i * min(1, 2 * s))
     }
 

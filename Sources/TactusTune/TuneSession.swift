@@ -4,6 +4,7 @@ import TactusCore
 import TactusFiles
 import TactusPresets
 import TactusPreview
+import TactusRender
 import TactusPlatform
 #if canImport(Glibc)
 import Glibc
@@ -206,8 +207,8 @@ public final class TuneSession: @unchecked Sendable {
         let sound = try sound(index)
         guard sound.format.duration <= TuneLimits.maxPlaybackSeconds else { return try sound.monoWAV() }
         let (track, _) = try sound.track(for: try settings.resolve(on: base))
-        return WAVData.mono16(try HapticSound.samples(of: track, sampleRate: sound.format.sampleRate, name: sound.name),
-                              sampleRate: Int(sound.format.sampleRate))
+        return Data(try PCMWAVWriter.file(try HapticSound.samples(of: track, sampleRate: sound.format.sampleRate, name: sound.name),
+                                          sampleRate: Int(sound.format.sampleRate)))
     }
 
     // MARK: What the page writes

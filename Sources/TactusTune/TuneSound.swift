@@ -6,6 +6,7 @@ import TactusFiles
 import TactusMapping
 import TactusPresets
 import TactusPreview
+import TactusRender
 import TactusPlatform
 
 /// One sound being tuned: where it is, its outline for the plot, and its analyses, kept so a
@@ -93,7 +94,7 @@ final class TuneSound: @unchecked Sendable {
         } catch {
             throw FileError(file: name, error)
         }
-        return WAVData.mono16(samples, sampleRate: Int(format.sampleRate))
+        return Data(try PCMWAVWriter.file(samples, sampleRate: Int(format.sampleRate)))
     }
 
     /// The sections whose parameters change the analysis (`ResolvedPreset.analysisConfiguration`):

@@ -68,7 +68,7 @@ final class AHAPDecoderTests: XCTestCase {
     }
 
     func testNeverCrashesOnTruncatedOrGarbageInput() {
-        let writer = AHAPWriter(options: .init(audioFileName: "a.wav", metadata: [.init(key: "Project", value: "é")]))
+        let writer = AHAPWriter(options: .init(pairedAudio: PairedAudio(fileName: "a.wav"), metadata: [.init(key: "Project", value: "é")]))
         let track = HapticTrack(duration: 2, transients: [.init(time: 0.5, intensity: 0.8, sharpness: 0.4)],
                                 regions: [.init(start: 0.2, end: 1.5, intensity: [.init(time: 0.2, value: 0.3), .init(time: 1.5, value: 0.9)],
                                                 sharpness: [.init(time: 0.2, value: 0.1), .init(time: 1.5, value: 0.7)])])

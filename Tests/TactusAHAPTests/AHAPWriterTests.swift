@@ -26,7 +26,7 @@ final class AHAPWriterTests: XCTestCase {
     }
 
     func testAudioEventAndMetadata() throws {
-        let options = AHAPWriter.Options(audioFileName: "boom.wav", audioVolume: 0.8,
+        let options = AHAPWriter.Options(pairedAudio: PairedAudio(fileName: "boom.wav", volume: 0.8),
                                          metadata: [.init(key: "Project", value: "Tactus")])
         let document = try written(HapticTrack(duration: 1), options)
         XCTAssertEqual(document.metadata, options.metadata)

@@ -5,4 +5,7 @@ public enum Corpus {
     public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Corpus", isDirectory: true)
+
+    /// The repository's shipped presets (`Presets/`, beside the Corpus).
+    public static let presetsFolder = root.deletingLastPathComponent().appendingPathComponent("Presets", isDirectory: true)
 }

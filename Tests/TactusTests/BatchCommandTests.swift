@@ -46,6 +46,10 @@ final class BatchCommandTests: XCTestCase {
         let ok = try run([fixture.input.path, "-o", fixture.output.path, "--report", report.path])
         XCTAssertEqual(ok.status, 0, ok.stderr)
         XCTAssertTrue(ok.stdout.contains("1 converted, 0 up to date, 0 failed"), ok.stdout)
+        XCTAssertTrue(ok.stdout.hasPrefix("[1/1] \(fixture.input.path)/a.wav → \(fixture.output.path)/a.ahap  "), ok.stdout)
+        // A run without AHAP logs its files too, by the first format's file.
+        let haptic = try run([fixture.input.path, "-o", fixture.root.appendingPathComponent("haptic").path, "--format", "android,haptic"])
+        XCTAssertTrue(haptic.stdout.hasPrefix("[1/1] \(fixture.input.path)/a.wav → \(fixture.root.path)/haptic/a.android.json  "), haptic.stdout)
 
         try fixture.text("b.wav", "not audio at all")
         let failed = try run([fixture.input.path, "-o", fixture.output.path, "--report", report.path, "--quiet"])

@@ -82,4 +82,20 @@ final class BatchFolderPresetTests: XCTestCase {
             XCTAssertThrowsError(try FolderPresetFile.parse(Data(bad.utf8), folder: folder), bad)
         }
     }
+
+    /// A folder's `tactus.json` that inverts a pair is reported once, on one line naming both
+    /// keys; the files below it are not converted.
+    func testAFolderSettingThatInvertsAPairIsReported() throws {
+        let fixture = BatchFixture()
+        defer { fixture.remove() }
+        try fixture.sound("boom.wav")
+        try fixture.sound("ui/click.wav")
+        try fixture.text("ui/tactus.json", #"{"set": {"mapping.transients.floorDb": -10, "mapping.transients.ceilingDb": -20}}"#)
+        let result = try fixture.run()
+        XCTAssertEqual(result.problems.map(\.description), [
+            fixture.input.path + "/ui/tactus.json: set: mapping.transients.floorDb = -10 must be below mapping.transients.ceilingDb = -20",
+        ])
+        XCTAssertEqual(result.files.filter { $0.status == .failed }.map(\.source), ["ui/click.wav"])
+        XCTAssertEqual(result.files.filter { $0.status == .converted }.map(\.source), ["boom.wav"])
+    }
 }

@@ -10,7 +10,7 @@ import TactusFiles
 
 /// The default preset as shipped in Presets/.
 func shippedPreset(_ name: String = "default", overrides: [String] = []) throws -> ResolvedPreset {
-    let presets = Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets", isDirectory: true)
+    let presets = Corpus.presetsFolder
     return try PresetLibrary(directories: [presets]).resolve(name, overrides: overrides)
 }
 

@@ -37,6 +37,16 @@ final class RenderedReadTests: XCTestCase {
         (0..<Int(seconds * Double(rate))).map { Int16((amplitude * sin(2 * .pi * hz * Double($0) / Double(rate)) + offset) * 32767) }
     }
 
+    /// A whole mono file in memory (`tactus tune`'s page audio) is the streaming writer's file:
+    /// scaled by 32767, rounded half away from zero, clipped, NaN silent.
+    func testAWholeFileInMemoryReadsBackOnTheSixteenBitGrid() throws {
+        let bytes = try PCMWAVWriter.file([0, 0.5, -0.5, -1, 1, 2, -3, .nan], sampleRate: 22_050)
+        let wav = try PCMWAVReader(Data(bytes))
+        XCTAssertEqual(wav.channels, 1)
+        XCTAssertEqual(wav.sampleRate, 22_050)
+        XCTAssertEqual((0..<wav.frames).map { wav.integer($0, channel: 0) }, [0, 16384, -16384, -32767, 32767, 32767, -32768, 0])
+    }
+
     /// A steady body reads back exactly (to the 16-bit grid), a pulse over it within 2 ms and a
     /// few hundredths, its sharpness out of the carrier's blend, from pcm and dualsense alike.
     func testASteadyBodyAndAPulseOverItReadBack() throws {

@@ -8,7 +8,7 @@ to one (a runtime call such as swift_retain or a read() in the kernel is charged
 Tactus code that made it):
 
     decode + mixdown     TactusAudio.AudioFileReader / Mixdown, sf_read*, sf_open
-    STFT                 TactusAnalysis.STFT / RealFFT, fftwf_*
+    STFT                 TactusAnalysis.STFT, TactusSpectrum.RealFFT, fftwf_*
     analyzers            any other TactusAnalysis code (onset methods, peak picking,
                          attack locator, level, centroid, the analysis session)
     mapping              TactusMapping code except preset loading
@@ -42,7 +42,7 @@ BATCH_CONTEXT = re.compile(r"Tactus\.(SourceDiscovery|ContentHash|BatchManifest|
 # Per-file stages, matched against the frames from the leaf up; STFT before analyzers.
 STAGES = [
     ("decode + mixdown", re.compile(r"TactusAudio\.(AudioFileReader|Mixdown)|^sf_(read|open)")),
-    ("STFT", re.compile(r"TactusAnalysis\.(STFT|RealFFT)\b|^fftwf_")),
+    ("STFT", re.compile(r"TactusAnalysis\.STFT\b|TactusSpectrum\.RealFFT\b|^fftwf_")),
     ("analyzers", re.compile(r"TactusAnalysis\.")),
     ("mapping", re.compile(r"TactusMapping\.(?!Preset|ResolvedPreset|JSON)")),
     ("write AHAP", re.compile(r"TactusAHAP\.|TactusAudio\.StagedFile")),

@@ -2,6 +2,7 @@ import Foundation
 import FuzzDriver
 import TactusAHAP
 import TactusAnalysis
+import TactusCore
 import TactusMapping
 import TactusPresets
 
@@ -43,8 +44,8 @@ func run(_ preset: ResolvedPreset) {
         preconditionFailure("the analysis lacks a feature the mapper reads")
     }
     let output = preset.parameters(OutputSettings.id)
-    let options = AHAPWriter.Options(audioFileName: "sound.wav", audioVolume: output.number(OutputSettings.audioVolume),
-                                     useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope))
+    let options = AHAPWriter.Options(pairedAudio: PairedAudio(fileName: "sound.wav", volume: output.number(OutputSettings.audioVolume),
+                                                              useVolumeEnvelope: output.flag(OutputSettings.useVolumeEnvelope)))
     let data: Data
     do { data = try AHAPWriter(options: options).data(for: track) } catch {
         preconditionFailure("a valid preset made a track the writer refuses: \(error)")

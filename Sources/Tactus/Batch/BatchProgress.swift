@@ -11,6 +11,9 @@ public struct BatchProgress {
     public private(set) var current = ""
     private let plan: BatchPlan
     private let started: ContinuousClock.Instant
+    /// Each source's first haptic file (of the first format asked for), relative to the output
+    /// folder, by the source's path relative to the input folder.
+    private let firstHapticFile: [String: String]
 
     /// - Parameters:
     ///   - plan: the run.
@@ -19,6 +22,8 @@ public struct BatchProgress {
         self.plan = plan
         self.started = started
         total = plan.jobs.count
+        firstHapticFile = Dictionary(plan.jobs.compactMap { job in job.hapticPaths.first.map { (job.source.relativePath, $0) } },
+                                     uniquingKeysWith: { first, _ in first })
     }
 
     /// Counts a finished file and remembers the file last begun.
@@ -54,14 +59,15 @@ public struct BatchProgress {
     }
 
     /// The log line for a finished file: converted files only (failures go to standard
-    /// error, and a rerun should not list hundreds of up-to-date files).
+    /// error, and a rerun should not list hundreds of up-to-date files). It names the file's
+    /// first haptic output: the first file of the first format asked for, whatever the format.
     /// - Parameter outcome: a finished file.
     /// - Returns: the line, or nil for a file that was not converted.
     public func line(for outcome: BatchFileOutcome) -> String? {
-        guard outcome.status == .converted, let ahap = outcome.outputs.first(where: { $0.hasSuffix(".ahap") }) else {
+        guard outcome.status == .converted, let haptics = firstHapticFile[outcome.source], outcome.outputs.contains(haptics) else {
             return nil
         }
-        return "[\(done)/\(total)] \(plan.displayInput(outcome.source)) → \(plan.displayOutput(ahap))  "
+        return "[\(done)/\(total)] \(plan.displayInput(outcome.source)) → \(plan.displayOutput(haptics))  "
             + "(\(counted(outcome.transients ?? 0, "transient")), \(String(printf: "%.2f", outcome.durationSeconds ?? 0)) s)"
     }
 }

@@ -49,7 +49,7 @@ public struct ReferenceEnvelope {
         self.spanStart = (0..<count).map { k in spanStart.flatMap { k < $0.count ? $0[k] : nil } ?? Double(k) * Self.hopSeconds }
         self.duration = duration
         let loudest = self.levelDb.max() ?? -140
-        loudness = self.levelDb.map { min(1, max(0, ($0 - loudest + Self.rangeDb) / Self.rangeDb)) }
+        loudness = self.levelDb.map { clampUnit(($0 - loudest + Self.rangeDb) / Self.rangeDb) }
     }
 
     /// Where block `k`'s span ends, in seconds: the block's end, or the audio's.

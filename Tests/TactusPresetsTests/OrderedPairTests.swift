@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-import Tactus
 import TactusAnalysis
 import TactusCore
 import TactusMapping
@@ -8,16 +7,15 @@ import TactusPresets
 import TactusTestSupport
 
 /// Pairs that must keep their order (`OrderedPair`) are refused on one line naming both keys,
-/// however they are set: in a preset, with `--set`, in a folder's `tactus.json`.
+/// however they are set: in a preset or with `--set` (a folder's `tactus.json`:
+/// `BatchFolderPresetTests`); the schema lists them.
 final class OrderedPairTests: XCTestCase {
     var dir: URL!
     override func setUp() { dir = AudioFixture.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
-    var presetsFolder: URL { Corpus.root.deletingLastPathComponent().appendingPathComponent("Presets") }
-
     func resolve(_ reference: String, _ overrides: [String] = []) throws -> ResolvedPreset {
-        try PresetLibrary(directories: [dir, presetsFolder]).resolve(reference, overrides: overrides)
+        try PresetLibrary(directories: [dir, Corpus.presetsFolder]).resolve(reference, overrides: overrides)
     }
 
     /// Values inside both parameters' ranges with `lower` above `upper`.
@@ -81,21 +79,5 @@ final class OrderedPairTests: XCTestCase {
             section.orderedPairs(SuperFlux.self).map { "\(section.path).\($0.lower.name)<\($0.upper.name)" }
         }
         XCTAssertEqual(listed.sorted(), declared.sorted())
-    }
-
-    /// A folder's `tactus.json` that inverts a pair is reported once, on one line naming both
-    /// keys; the files below it are not converted.
-    func testAFolderSettingThatInvertsAPairIsReported() throws {
-        let fixture = BatchFixture()
-        defer { fixture.remove() }
-        try fixture.sound("boom.wav")
-        try fixture.sound("ui/click.wav")
-        try fixture.text("ui/tactus.json", #"{"set": {"mapping.transients.floorDb": -10, "mapping.transients.ceilingDb": -20}}"#)
-        let result = try fixture.run()
-        XCTAssertEqual(result.problems.map(\.description), [
-            fixture.input.path + "/ui/tactus.json: set: mapping.transients.floorDb = -10 must be below mapping.transients.ceilingDb = -20",
-        ])
-        XCTAssertEqual(result.files.filter { $0.status == .failed }.map(\.source), ["ui/click.wav"])
-        XCTAssertEqual(result.files.filter { $0.status == .converted }.map(\.source), ["boom.wav"])
     }
 }
