@@ -108,7 +108,7 @@ let package = Package(
                 dependencies: ["tactus"]),
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
-        .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore"]),
+        .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore", "TactusTestSupport"]),
         .testTarget(name: "TactusFilesTests", dependencies: ["TactusFiles"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),
         .testTarget(name: "TactusAndroidTests", dependencies: ["TactusCore", "TactusAndroid", "TactusTestSupport"]),

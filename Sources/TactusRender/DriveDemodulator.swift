@@ -33,6 +33,9 @@ struct DriveDemodulator {
     let drive: ActuatorDrive
     /// Smallest pulse height read as a transient, in amplitude (0…1).
     static let minPulse = 0.04
+    /// How far (in intensity or sharpness, 0…1) the read-back curves may drop a half cycle's
+    /// value: below the 16-bit drive's own step, so the curves keep every move it carries.
+    static let curveTolerance = 0.001
     /// Shortest run of zero samples read as silence between regions, seconds.
     static let minSilence = 0.002
     /// Smallest amplitude (0…1) a region's body must reach somewhere to be kept as a region.
@@ -117,8 +120,10 @@ struct DriveDemodulator {
             let run = cycles[k..<end]
             k = end
             guard run.contains(where: { $0.sum >= Self.minBody }) else { continue }
-            let intensity = Self.thinned(run.map { HapticTrack.Point(time: $0.time, value: clampUnit($0.sum)) })
-            let sharpness = Self.thinned(run.map { HapticTrack.Point(time: $0.time, value: $0.sharpness) })
+            let intensity = CurveSimplifier.simplify(run.map { HapticTrack.Point(time: $0.time, value: clampUnit($0.sum)) },
+                                                    tolerance: Self.curveTolerance)
+            let sharpness = CurveSimplifier.simplify(run.map { HapticTrack.Point(time: $0.time, value: $0.sharpness) },
+                                                    tolerance: Self.curveTolerance)
             regions.append(HapticTrack.ContinuousRegion(start: run.first!.time, end: run.last!.time,
                                                         intensity: intensity, sharpness: sharpness))
         }
@@ -172,19 +177,5 @@ struct DriveDemodulator {
         guard a.run == run, b.run == run else { return (0, 0.5) }
         let x = b.time > a.time ? (time - a.time) / (b.time - a.time) : 0
         return (a.sum + (b.sum - a.sum) * x, a.sharpness + (b.sharpness - a.sharpness) * x)
-    }
-
-    /// A curve without the points a straight line through their neighbours already passes
-    /// within 1/1000 (first and last always kept).
-    static func thinned(_ points: [HapticTrack.Point]) -> [HapticTrack.Point] {
-        guard points.count > 2 else { return points }
-        var kept = [points[0]]
-        for k in 1..<(points.count - 1) {
-            let (a, b, c) = (kept[kept.count - 1], points[k], points[k + 1])
-            let line = c.time > a.time ? a.value + (c.value - a.value) * (b.time - a.time) / (c.time - a.time) : c.value
-            if abs(line - b.value) > 0.001 { kept.append(b) }
-        }
-        kept.append(points[points.count - 1])
-        return kept
     }
 }

@@ -1,4 +1,4 @@
-import TactusCore
+import TactusPlatform
 
 /// Error-bounded piecewise-linear simplification with the fewest points: keeps the first and
 /// last points and as few others as possible such that every dropped point lies within
