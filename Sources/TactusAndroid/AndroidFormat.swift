@@ -61,7 +61,7 @@ public struct AndroidFormat: HapticReadableFormat {
         func number(_ x: Double) -> String { JSONText.fixed(x, digits: 3) }
         func integers(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ", ") + "]" }
         try emit("{\n  \"format\": \"tactus-android\",\n  \"version\": 1,\n  \"metadata\": "
-                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
+                 + MetadataEntry.jsonObject(context.metadata).prettyText(nestedAt: 1) + ",\n"
                  + "  \"durationMs\": \(durationMs),\n")
         try emit("  \"waveform\": {\n    \"timings\": \(integers(waveform.timings)),\n"
                  + "    \"amplitudes\": \(integers(waveform.amplitudes))\n  },\n")

@@ -216,13 +216,12 @@ public struct MetadataEntry: Equatable, Sendable {
 }
 
 extension MetadataEntry {
-    /// `entries` as a JSON object of strings one level deep in its file (`JSONValue.prettyText(nestedAt: 1)`:
-    /// one entry a line, four spaces in, in order; `{}` when empty): the metadata of AHAP and of
-    /// Tactus's own JSON formats.
+    /// `entries` as a JSON object of strings, in order (`{}` when empty): the metadata of AHAP
+    /// and of Tactus's own JSON formats, which write it one entry a line.
     /// - Parameter entries: the entries, in order.
-    /// - Returns: the object's text, without a final newline.
-    public static func jsonObject(_ entries: [MetadataEntry]) -> String {
-        JSONValue.object(entries.map { (key: $0.key, value: .string($0.value)) }).prettyText(nestedAt: 1)
+    /// - Returns: the object.
+    public static func jsonObject(_ entries: [MetadataEntry]) -> JSONValue {
+        .object(entries.map { (key: $0.key, value: .string($0.value)) })
     }
 }
 

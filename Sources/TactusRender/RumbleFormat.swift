@@ -79,7 +79,7 @@ public struct RumbleFormat: HapticReadableFormat {
         }
         func number(_ x: Double) -> String { JSONText.fixed(x, digits: Self.digits) }
         try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": "
-                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
+                 + MetadataEntry.jsonObject(context.metadata).prettyText(nestedAt: 1) + ",\n"
                  + "  \"stepMs\": \(step),\n  \"durationMs\": \(steps * step),\n  \"transients\": [")
         try emit(track.transients.map { transient in
             let first = max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up)))

@@ -108,8 +108,8 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(value.prettyText(nestedAt: 2), "{\n      \"k\": [\n        \"v\",\n        {}\n      ]\n    }")
         XCTAssertEqual(value.prettyText(nestedAt: 0) + "\n", value.prettyText())
         XCTAssertEqual(JSONValue.object([]).prettyText(nestedAt: 3), "{}")
-        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav")]),
-                       "{\n    \"Source\": \"a\\\"b.wav\"\n  }")
+        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav")]).compactText(),
+                       #"{"Source":"a\"b.wav"}"#)
     }
 
     /// Deep nesting is indented level by level and reads back.
