@@ -52,9 +52,6 @@ public struct JSONWriter {
 
     private var buffer = ""
     private var open: [Container] = []
-    /// Two spaces per container opened before the writer started (a value nested in a text
-    /// written elsewhere).
-    private let baseDepth: Int
     /// A key has been written and its value is due.
     private var keyPending = false
     private let pieceBytes: Int
@@ -62,8 +59,7 @@ public struct JSONWriter {
     /// The first error the sink threw; nothing is handed on after it.
     private var sinkError: (any Error)?
 
-    private init(baseDepth: Int, pieceBytes: Int, sink: ((String) throws -> Void)?) {
-        self.baseDepth = baseDepth
+    private init(pieceBytes: Int, sink: ((String) throws -> Void)?) {
         self.pieceBytes = pieceBytes
         self.sink = sink
         if sink != nil { buffer.reserveCapacity(pieceBytes + pieceBytes / 4) }
@@ -81,7 +77,7 @@ public struct JSONWriter {
                                               _ write: (inout JSONWriter) -> Void) throws(Failure) {
         precondition(pieceBytes >= 1, "pieces need at least one byte")
         let failure: (any Error)? = withoutActuallyEscaping(emit) { emit in
-            var writer = JSONWriter(baseDepth: 0, pieceBytes: pieceBytes, sink: { try emit($0) })
+            var writer = JSONWriter(pieceBytes: pieceBytes, sink: { try emit($0) })
             write(&writer)
             writer.finishDocument(endingWithNewline: true)
             writer.flush()
@@ -98,18 +94,9 @@ public struct JSONWriter {
     ///   - write: writes exactly one value into the writer it is given.
     /// - Returns: the text.
     public static func text(endingWithNewline: Bool = true, _ write: (inout JSONWriter) -> Void) -> String {
-        var writer = JSONWriter(baseDepth: 0, pieceBytes: .max, sink: nil)
+        var writer = JSONWriter(pieceBytes: .max, sink: nil)
         write(&writer)
         writer.finishDocument(endingWithNewline: endingWithNewline)
-        return writer.buffer
-    }
-
-    /// The text of one value that sits `depth` containers deep in a text written elsewhere: its
-    /// inner lines indented for that depth, no final newline.
-    static func text(nestedAt depth: Int, _ write: (inout JSONWriter) -> Void) -> String {
-        var writer = JSONWriter(baseDepth: depth, pieceBytes: .max, sink: nil)
-        write(&writer)
-        writer.finishDocument(endingWithNewline: false)
         return writer.buffer
     }
 
@@ -308,7 +295,7 @@ public struct JSONWriter {
     /// A line break, then two spaces per container `depth` deep.
     private mutating func newline(depth: Int) {
         buffer += "\n"
-        for _ in 0..<(baseDepth + depth) { buffer += "  " }
+        for _ in 0..<depth { buffer += "  " }
     }
 
     private mutating func finishDocument(endingWithNewline: Bool) {
@@ -340,17 +327,6 @@ extension JSONValue {
     /// - Returns: the text, ending with a newline.
     public func prettyText() -> String {
         JSONWriter.text { $0.value(self) }
-    }
-
-    /// The value as `prettyText` lays it out, for a value that sits `level` containers deep in
-    /// a larger text (a format's streamed file, whose bulk is written piece by piece around
-    /// it): every line after the first indented by two more spaces per level, no final
-    /// newline. `prettyText(nestedAt: 0)` is `prettyText()` without its final newline.
-    /// - Parameter level: how many containers enclose the value (≥ 0).
-    /// - Returns: the value's text, without a final newline.
-    /// - Precondition: every number is finite.
-    public func prettyText(nestedAt level: Int) -> String {
-        JSONWriter.text(nestedAt: level) { $0.value(self) }
     }
 
     /// The value as JSON text on one line, without spaces (`JSONLayout.compact`, for messages

@@ -101,15 +101,11 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).compactText(), text)
     }
 
-    /// A value nested in a larger text: lines after the first indented two spaces per level,
-    /// no final newline; at level 0 it is `prettyText` without its newline.
-    func testPrettyTextNestedAtALevel() {
-        let value = JSONValue.object([(key: "k", value: .array([.string("v"), .object([])]))])
-        XCTAssertEqual(value.prettyText(nestedAt: 2), "{\n      \"k\": [\n        \"v\",\n        {}\n      ]\n    }")
-        XCTAssertEqual(value.prettyText(nestedAt: 0) + "\n", value.prettyText())
-        XCTAssertEqual(JSONValue.object([]).prettyText(nestedAt: 3), "{}")
-        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav")]).compactText(),
-                       #"{"Source":"a\"b.wav"}"#)
+    /// Metadata entries become an object of strings, in order, escaped.
+    func testMetadataObject() {
+        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav"), .init(key: "A", value: "")]).compactText(),
+                       #"{"Source":"a\"b.wav","A":""}"#)
+        XCTAssertEqual(MetadataEntry.jsonObject([]).compactText(), "{}")
     }
 
     /// Deep nesting is indented level by level and reads back.
