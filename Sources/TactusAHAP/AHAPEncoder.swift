@@ -81,11 +81,9 @@ public struct AHAPEncoder: Sendable {
 
     private static func write(_ document: AHAPDocument, into json: inout JSONWriter) {
         json.beginObject(Style.document)
-        json.key("Version")
-        json.number(document.version, Style.version)
+        json.member("Version", document.version, Style.version)
         if !document.metadata.isEmpty {
-            json.key("Metadata")
-            json.value(MetadataEntry.jsonObject(document.metadata), layout: Style.document)
+            json.member("Metadata", MetadataEntry.jsonObject(document.metadata), layout: Style.document)
         }
         json.key("Pattern")
         json.beginArray(Style.document)
@@ -106,18 +104,15 @@ public struct AHAPEncoder: Sendable {
             writeFields(of: event, into: &json)
         case .parameter(let parameter):
             writeParameterOpening("Parameter", id: parameter.parameterID, time: parameter.time, into: &json)
-            json.key("ParameterValue")
-            json.number(parameter.value, Style.value)
+            json.member("ParameterValue", parameter.value, Style.value)
         case .curve(let curve):
             writeParameterOpening("ParameterCurve", id: curve.parameterID, time: curve.time, into: &json)
             json.key("ParameterCurveControlPoints")
             json.beginArray(Style.document)
             for point in curve.controlPoints {
                 json.beginObject(Style.entry)
-                json.key("Time")
-                json.number(point.time, Style.time)
-                json.key("ParameterValue")
-                json.number(point.value, Style.value)
+                json.member("Time", point.time, Style.time)
+                json.member("ParameterValue", point.value, Style.value)
                 json.endObject()
             }
             json.endArray()
@@ -131,41 +126,31 @@ public struct AHAPEncoder: Sendable {
     private static func writeParameterOpening(_ name: String, id: String, time: Double, into json: inout JSONWriter) {
         json.key(name)
         json.beginObject(Style.document)
-        json.key("ParameterID")
-        json.string(id)
-        json.key("Time")
-        json.number(time, Style.time)
+        json.member("ParameterID", id)
+        json.member("Time", time, Style.time)
     }
 
     private static func writeFields(of event: AHAPEvent, into json: inout JSONWriter) {
-        json.key("Time")
-        json.number(event.time, Style.time)
-        json.key("EventType")
-        json.string(event.type.rawValue)
+        json.member("Time", event.time, Style.time)
+        json.member("EventType", event.type.rawValue)
         if let duration = event.duration {
-            json.key("EventDuration")
-            json.number(duration, Style.time)
+            json.member("EventDuration", duration, Style.time)
         }
         if let path = event.waveformPath {
-            json.key("EventWaveformPath")
-            json.string(path)
+            json.member("EventWaveformPath", path)
         }
         if let flag = event.useVolumeEnvelope {
-            json.key("EventWaveformUseVolumeEnvelope")
-            json.bool(flag)
+            json.member("EventWaveformUseVolumeEnvelope", flag)
         }
         if let flag = event.loopEnabled {
-            json.key("EventWaveformLoopEnabled")
-            json.bool(flag)
+            json.member("EventWaveformLoopEnabled", flag)
         }
         json.key("EventParameters")
         json.beginArray(Style.document)
         for parameter in event.parameters {
             json.beginObject(Style.entry)
-            json.key("ParameterID")
-            json.string(parameter.id)
-            json.key("ParameterValue")
-            json.number(parameter.value, Style.value)
+            json.member("ParameterID", parameter.id)
+            json.member("ParameterValue", parameter.value, Style.value)
             json.endObject()
         }
         json.endArray()

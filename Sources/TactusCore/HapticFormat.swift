@@ -225,6 +225,22 @@ extension MetadataEntry {
     }
 }
 
+extension JSONWriter {
+    /// Opens the document of one of Tactus's own JSON formats (`tactus-android`,
+    /// `tactus-rumble`, …): an object one member a line, starting with `format`, `version` and
+    /// `metadata` (one entry a line). The format's own members follow; `endObject()` closes it.
+    /// - Parameters:
+    ///   - format: the format's name, e.g. `tactus-rumble`.
+    ///   - version: the format's version.
+    ///   - metadata: the file's metadata, in order.
+    public mutating func beginTactusDocument(format: String, version: Int, metadata: [MetadataEntry]) {
+        beginObject(.lines)
+        member("format", format)
+        member("version", version)
+        member("metadata", MetadataEntry.jsonObject(metadata), layout: .lines)
+    }
+}
+
 /// A file of some format read into the format-free model.
 public struct ImportedHaptics: Equatable, Sendable {
     /// What the file plays, as designed values (0…1) in seconds.

@@ -1,9 +1,9 @@
 import TactusPlatform
 
-/// Deterministic JSON text pieces shared by every hand-written JSON (and JSON-like) output:
-/// haptic files, analysis reports, presets and schemas, manifests, preview pages. The one
-/// place numbers become text. Hand-written because
-/// `JSONEncoder` formats numbers and escapes differently across platforms and versions.
+/// Deterministic JSON number and string text: the digits and escapes `JSONWriter` writes, and
+/// the numbers of messages and pages that quote JSON's. The one place numbers become text.
+/// Hand-written because `JSONEncoder` formats numbers and escapes differently across
+/// platforms and versions.
 public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else (any Unicode file name) written as UTF-8.
@@ -19,7 +19,7 @@ public enum JSONText {
     /// - Parameters:
     ///   - s: any text.
     ///   - out: the text the literal is appended to.
-    public static func appendQuoted(_ s: String, to out: inout String) {
+    static func appendQuoted(_ s: String, to out: inout String) {
         // Most strings (identifiers, file names) need no escape: copied whole.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out += "\""
@@ -65,7 +65,7 @@ public enum JSONText {
     ///   - value: a finite number.
     ///   - digits: decimals, 0…9.
     ///   - out: the text the number is appended to.
-    public static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
+    static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scaled = (value * powersOfTen[digits]).rounded()
         if scaled == 0 {

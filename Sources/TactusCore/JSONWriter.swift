@@ -212,6 +212,55 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes a member with a string value: `key(name)`, then `string(value)`.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: any text.
+    public mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// Writes a member with a number value: `key(name)`, then `number(value, format)`.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: a finite number.
+    ///   - format: how it becomes text.
+    public mutating func member(_ name: String, _ value: Double, _ format: JSONNumberFormat) {
+        key(name)
+        number(value, format)
+    }
+
+    /// Writes a member with a whole number value: `key(name)`, then `number(value)`.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: the number.
+    public mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        number(value)
+    }
+
+    /// Writes a member with a `true` or `false` value: `key(name)`, then `bool(value)`.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: the flag.
+    public mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    /// Writes a member with a whole value: `key(name)`, then `value(value, layout:numbers:)`.
+    /// - Parameters:
+    ///   - name: the key.
+    ///   - value: a value whose numbers are all finite.
+    ///   - layout: the layout of every container in `value`.
+    ///   - format: how its numbers become text.
+    public mutating func member(_ name: String, _ value: JSONValue, layout: JSONLayout = .lines,
+                                numbers format: JSONNumberFormat = .shortest) {
+        key(name)
+        self.value(value, layout: layout, numbers: format)
+    }
+
     /// Writes an array of numbers.
     /// - Parameters:
     ///   - values: finite numbers.

@@ -57,11 +57,9 @@ public struct HapticFileFormat: HapticReadableFormat {
         let (amplitude, frequency) = try Self.envelopes(track)
         try JSONWriter.stream(to: emit) { json in
             json.beginObject(Style.document)
-            json.key("version")
-            json.value(.object([(key: "major", value: .number(1)), (key: "minor", value: .number(0)),
-                                (key: "patch", value: .number(0))]), layout: Style.breakpoint)
-            json.key("metadata")
-            json.value(.object(Self.metaMetadata(context.metadata)), layout: Style.document)
+            json.member("version", .object([(key: "major", value: .number(1)), (key: "minor", value: .number(0)),
+                                            (key: "patch", value: .number(0))]), layout: Style.breakpoint)
+            json.member("metadata", .object(Self.metaMetadata(context.metadata)), layout: Style.document)
             json.key("signals")
             json.beginObject(Style.document)
             json.key("continuous")
@@ -159,17 +157,13 @@ public struct HapticFileFormat: HapticReadableFormat {
         /// emphasis if any.
         func write(into json: inout JSONWriter) {
             json.beginObject(Style.breakpoint)
-            json.key("time")
-            json.number(time, Style.time)
-            json.key(key)
-            json.number(value, Style.value)
+            json.member("time", time, Style.time)
+            json.member(key, value, Style.value)
             if let emphasis {
                 json.key("emphasis")
                 json.beginObject(Style.breakpoint)
-                json.key("amplitude")
-                json.number(emphasis.amplitude, Style.value)
-                json.key("frequency")
-                json.number(emphasis.frequency, Style.value)
+                json.member("amplitude", emphasis.amplitude, Style.value)
+                json.member("frequency", emphasis.frequency, Style.value)
                 json.endObject()
             }
             json.endObject()

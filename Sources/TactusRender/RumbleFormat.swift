@@ -76,27 +76,16 @@ public struct RumbleFormat: HapticReadableFormat {
             }
         }
         try JSONWriter.stream(to: emit) { json in
-            json.beginObject(Style.document)
-            json.key("format")
-            json.string("tactus-rumble")
-            json.key("version")
-            json.number(1)
-            json.key("metadata")
-            json.value(MetadataEntry.jsonObject(context.metadata), layout: Style.document)
-            json.key("stepMs")
-            json.number(step)
-            json.key("durationMs")
-            json.number(steps * step)
+            json.beginTactusDocument(format: "tactus-rumble", version: 1, metadata: context.metadata)
+            json.member("stepMs", step)
+            json.member("durationMs", steps * step)
             json.key("transients")
             json.beginArray(Style.document)
             for transient in track.transients {
                 json.beginObject(Style.transient)
-                json.key("startMs")
-                json.number(max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up))) * step)
-                json.key("intensity")
-                json.number(transient.intensity, Style.speed)
-                json.key("sharpness")
-                json.number(transient.sharpness, Style.speed)
+                json.member("startMs", max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up))) * step)
+                json.member("intensity", transient.intensity, Style.speed)
+                json.member("sharpness", transient.sharpness, Style.speed)
                 json.endObject()
             }
             json.endArray()

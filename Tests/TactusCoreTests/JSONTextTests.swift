@@ -101,11 +101,18 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).compactText(), text)
     }
 
-    /// Metadata entries become an object of strings, in order, escaped.
+    /// Metadata entries become an object of strings, in order, escaped; Tactus's own formats
+    /// open with their name, version and metadata.
     func testMetadataObject() {
         XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav"), .init(key: "A", value: "")]).compactText(),
                        #"{"Source":"a\"b.wav","A":""}"#)
         XCTAssertEqual(MetadataEntry.jsonObject([]).compactText(), "{}")
+        let document = JSONWriter.text { json in
+            json.beginTactusDocument(format: "tactus-x", version: 2, metadata: [.init(key: "A", value: "b")])
+            json.member("n", 1)
+            json.endObject()
+        }
+        XCTAssertEqual(document, "{\n  \"format\": \"tactus-x\",\n  \"version\": 2,\n  \"metadata\": {\n    \"A\": \"b\"\n  },\n  \"n\": 1\n}\n")
     }
 
     /// Deep nesting is indented level by level and reads back.

@@ -110,18 +110,32 @@ final class JSONWriterTests: XCTestCase {
                        "[-3, 0, 9223372036854775807]")
     }
 
-    /// A whole value written inside a streamed document takes the document's indentation.
+    /// A whole value written inside a document takes the document's indentation; members of
+    /// every kind of value are written as `key` and the value would write them.
     func testValueNestedInADocument() {
         let metadata = JSONValue.object([(key: "Source", value: .string("boom.wav")), (key: "Tags", value: .array([]))])
         let text = JSONWriter.text { json in
             json.beginObject()
-            json.key("format")
-            json.string("x")
-            json.key("metadata")
-            json.value(metadata)
+            json.member("format", "x")
+            json.member("version", 1)
+            json.member("metadata", metadata)
+            json.member("complete", true)
+            json.member("gain", 0.25, .fixed(digits: 1))
             json.endObject()
         }
-        XCTAssertEqual(text, "{\n  \"format\": \"x\",\n  \"metadata\": {\n    \"Source\": \"boom.wav\",\n    \"Tags\": []\n  }\n}\n")
+        XCTAssertEqual(text, """
+        {
+          "format": "x",
+          "version": 1,
+          "metadata": {
+            "Source": "boom.wav",
+            "Tags": []
+          },
+          "complete": true,
+          "gain": 0.3
+        }
+
+        """)
     }
 
     /// A document larger than a piece is handed on in several pieces, each at least the piece
