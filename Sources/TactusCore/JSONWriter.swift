@@ -54,6 +54,8 @@ public struct JSONWriter {
     private var open: [Container] = []
     /// A key has been written and its value is due.
     private var keyPending = false
+    /// The document's one value has been started.
+    private var wroteDocument = false
     private let pieceBytes: Int
     private let sink: ((String) throws -> Void)?
     /// The first error the sink threw; nothing is handed on after it.
@@ -312,7 +314,11 @@ public struct JSONWriter {
             keyPending = false
             return
         }
-        guard let container = open.last else { return }
+        guard let container = open.last else {
+            precondition(!wroteDocument, "a document holds one value")
+            wroteDocument = true
+            return
+        }
         precondition(!container.isObject, "a value in an object needs a key first")
         startItem()
     }
@@ -343,9 +349,15 @@ public struct JSONWriter {
 
     /// A line break, then two spaces per container `depth` deep.
     private mutating func newline(depth: Int) {
-        buffer += "\n"
-        for _ in 0..<depth { buffer += "  " }
+        if depth < Self.lineStarts.count {
+            buffer += Self.lineStarts[depth]
+        } else {
+            buffer += "\n" + String(repeating: "  ", count: depth)
+        }
     }
+
+    /// A line break and the indentation of each depth up to 15 (deeper ones are made when needed).
+    private static let lineStarts = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
 
     private mutating func finishDocument(endingWithNewline: Bool) {
         precondition(open.isEmpty && !keyPending, "a document ended inside a container")
