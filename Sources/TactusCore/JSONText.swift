@@ -21,7 +21,7 @@ public enum JSONText {
     ///   - out: the text the literal is appended to.
     static func appendQuoted(_ s: String, to out: inout String) {
         // Most strings (identifiers, file names) need no escape: copied whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscape(s) {
             out += "\""
             out += s
             out += "\""
@@ -44,6 +44,13 @@ public enum JSONText {
             }
         }
         out += "\""
+    }
+
+    /// Whether `s` holds a quote, a backslash or a control character, which a JSON string
+    /// literal escapes.
+    static func needsEscape(_ s: String) -> Bool {
+        func escaped(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+        return s.utf8.withContiguousStorageIfAvailable { $0.contains(where: escaped) } ?? s.utf8.contains(where: escaped)
     }
 
     /// A finite number rounded to `digits` decimals (0…9), trailing zeros dropped ("12",

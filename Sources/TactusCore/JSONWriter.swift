@@ -132,8 +132,16 @@ public struct JSONWriter {
     public mutating func key(_ name: String) {
         precondition(!keyPending && open.last?.isObject == true, "a key outside an object, or two keys in a row")
         startItem()
-        JSONText.appendQuoted(name, to: &buffer)
-        buffer += open.last!.layout == .compact ? ":" : ": "
+        let colon = open[open.count - 1].layout == .compact ? "\":" : "\": "
+        if JSONText.needsEscape(name) {
+            JSONText.appendQuoted(name, to: &buffer)
+            buffer += colon.dropFirst()
+        } else {
+            // The common case in one append less: `"`, the name, `": `.
+            buffer += "\""
+            buffer += name
+            buffer += colon
+        }
         keyPending = true
     }
 
@@ -331,33 +339,34 @@ public struct JSONWriter {
         let first = container.count == 0
         switch container.layout {
         case .lines:
-            if !first { buffer += "," }
-            newline(depth: open.count)
+            newline(depth: open.count, afterComma: !first)
         case .inline: if !first { buffer += ", " }
         case .padded: buffer += first ? " " : ", "
         case .compact: if !first { buffer += "," }
         case .wrapped(let perLine):
             if first { break }
             if container.count % perLine == 0 {
-                buffer += ","
-                newline(depth: open.count)
+                newline(depth: open.count, afterComma: true)
             } else {
                 buffer += ", "
             }
         }
     }
 
-    /// A line break, then two spaces per container `depth` deep.
-    private mutating func newline(depth: Int) {
+    /// A line break (after a comma when `afterComma`), then two spaces per container `depth`
+    /// deep, in one append for depths up to 15.
+    private mutating func newline(depth: Int, afterComma: Bool = false) {
         if depth < Self.lineStarts.count {
-            buffer += Self.lineStarts[depth]
+            buffer += afterComma ? Self.commaLineStarts[depth] : Self.lineStarts[depth]
         } else {
-            buffer += "\n" + String(repeating: "  ", count: depth)
+            buffer += (afterComma ? ",\n" : "\n") + String(repeating: "  ", count: depth)
         }
     }
 
     /// A line break and the indentation of each depth up to 15 (deeper ones are made when needed).
     private static let lineStarts = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
+    /// `lineStarts`, each after a comma.
+    private static let commaLineStarts = lineStarts.map { "," + $0 }
 
     private mutating func finishDocument(endingWithNewline: Bool) {
         precondition(open.isEmpty && !keyPending, "a document ended inside a container")
