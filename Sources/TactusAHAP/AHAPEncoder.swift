@@ -6,8 +6,8 @@ import TactusPlatform
 /// Output is hand-written rather than produced by `JSONEncoder`/`JSONSerialization`,
 /// whose key order, number formatting and escaping differ between Darwin and
 /// swift-corelibs-foundation. Keys follow the order of Apple's AHAP examples; the layout
-/// is 2-space pretty printing, except that each event parameter and each control point
-/// sits on one compact line, which keeps long patterns small and diff-friendly.
+/// is `JSONWriter`'s one member a line, except that each event parameter and each control
+/// point sits on one padded line, which keeps long patterns small and diff-friendly.
 ///
 /// Numbers: times (`Time`, `EventDuration`, control-point `Time`) are rounded to 5
 /// decimals, values to 4, trailing zeros trimmed, never in exponent notation and never
@@ -54,151 +54,105 @@ public struct AHAPEncoder: Sendable {
     /// - Parameter document: a document whose numbers are all finite.
     /// - Returns: the JSON text.
     public func encodeToString(_ document: AHAPDocument) -> String {
-        var text = ""
-        write(document) { text += $0 }
-        return text
+        JSONWriter.text { Self.write(document, into: &$0) }
     }
 
-    /// The document as consecutive pieces of JSON text, for writing straight to a file
-    /// without holding the whole text.
+    /// The document as consecutive pieces of JSON text (`JSONWriter`'s, of about 64 KB), for
+    /// writing straight to a file without holding the whole text.
     /// - Parameters:
     ///   - document: a document whose numbers are all finite.
     ///   - emit: receives the pieces in order; their concatenation is `encodeToString(document)`.
-    ///     An error it throws stops writing and is rethrown.
-    public func write(_ document: AHAPDocument, to emit: (String) throws -> Void) rethrows {
-        var out = "{\n"
-        // Apple's examples write `1.0`; keep that look for the version.
-        var version = JSONText.fixed(document.version, digits: Self.valueDecimals)
-        if !version.contains(".") { version += ".0" }
-        out += "  \"Version\": \(version),\n"
-        if !document.metadata.isEmpty {
-            out += "  \"Metadata\": " + MetadataEntry.jsonObject(document.metadata) + ",\n"
-        }
-        if document.pattern.isEmpty {
-            try emit(out + "  \"Pattern\": []\n}\n")
-            return
-        }
-        try emit(out + "  \"Pattern\": [\n")
-        // Elements are written into one piece, handed on whenever it passes `pieceBytes`.
-        var piece = ""
-        for (index, element) in document.pattern.enumerated() {
-            if index > 0 { piece += ",\n" }
-            Self.append(element, to: &piece)
-            if piece.utf8.count >= Self.pieceBytes {
-                try emit(piece)
-                piece = ""
-            }
-        }
-        try emit(piece + "\n  ]\n}\n")
+    ///     Once it throws, writing stops handing on text and its error is rethrown.
+    /// - Throws: what `emit` threw.
+    public func write<Failure: Error>(_ document: AHAPDocument, to emit: (String) throws(Failure) -> Void) throws(Failure) {
+        try JSONWriter.stream(to: emit) { Self.write(document, into: &$0) }
     }
 
-    /// Bytes of text gathered before `write(_:to:)` hands a piece on.
-    static let pieceBytes = 1 << 16
+    /// The file's declared style: every object and array one member a line, except each event
+    /// parameter and control point on one padded line; times and values to their decimals.
+    private enum Style {
+        static let document = JSONLayout.lines
+        static let entry = JSONLayout.padded
+        /// Apple's examples write `1.0`; the version keeps that look.
+        static let version = JSONNumberFormat.fixedWithPoint(digits: valueDecimals)
+        static let time = JSONNumberFormat.fixed(digits: timeDecimals)
+        static let value = JSONNumberFormat.fixed(digits: valueDecimals)
+    }
+
+    private static func write(_ document: AHAPDocument, into json: inout JSONWriter) {
+        json.beginObject(Style.document)
+        json.member("Version", document.version, Style.version)
+        if !document.metadata.isEmpty {
+            json.member("Metadata", MetadataEntry.jsonObject(document.metadata), layout: Style.document)
+        }
+        json.key("Pattern")
+        json.beginArray(Style.document)
+        for element in document.pattern { write(element, into: &json) }
+        json.endArray()
+        json.endObject()
+    }
 
     // MARK: - Elements
 
-    /// One pattern element at indentation 4, its body at 8 and its fields at 10.
-    private static func append(_ element: AHAPElement, to out: inout String) {
-        var fields = FieldList()
+    /// One pattern element: an object holding the event, parameter or curve by its name.
+    private static func write(_ element: AHAPElement, into json: inout JSONWriter) {
+        json.beginObject(Style.document)
         switch element {
         case .event(let event):
-            out += "    {\n      \"Event\": {\n"
-            appendEventFields(event, to: &out, &fields)
+            json.key("Event")
+            json.beginObject(Style.document)
+            writeFields(of: event, into: &json)
         case .parameter(let parameter):
-            appendParameterOpening("Parameter", id: parameter.parameterID, time: parameter.time, to: &out, &fields)
-            fields.start("ParameterValue", in: &out)
-            appendValue(parameter.value, to: &out)
+            writeParameterOpening("Parameter", id: parameter.parameterID, time: parameter.time, into: &json)
+            json.member("ParameterValue", parameter.value, Style.value)
         case .curve(let curve):
-            appendParameterOpening("ParameterCurve", id: curve.parameterID, time: curve.time, to: &out, &fields)
-            fields.start("ParameterCurveControlPoints", in: &out)
-            appendCompactArray(curve.controlPoints, to: &out) { point, out in
-                out += "{ \"Time\": "
-                appendTime(point.time, to: &out)
-                out += ", \"ParameterValue\": "
-                appendValue(point.value, to: &out)
-                out += " }"
+            writeParameterOpening("ParameterCurve", id: curve.parameterID, time: curve.time, into: &json)
+            json.key("ParameterCurveControlPoints")
+            json.beginArray(Style.document)
+            for point in curve.controlPoints {
+                json.beginObject(Style.entry)
+                json.member("Time", point.time, Style.time)
+                json.member("ParameterValue", point.value, Style.value)
+                json.endObject()
             }
+            json.endArray()
         }
-        out += "\n      }\n    }"
+        json.endObject()
+        json.endObject()
     }
 
     /// The start of a dynamic parameter or a parameter curve: the element's name, then its
     /// `ParameterID` and `Time` fields.
-    private static func appendParameterOpening(_ name: String, id: String, time: Double, to out: inout String,
-                                               _ fields: inout FieldList) {
-        out += "    {\n      \""
-        out += name
-        out += "\": {\n"
-        fields.start("ParameterID", in: &out)
-        JSONText.appendQuoted(id, to: &out)
-        fields.start("Time", in: &out)
-        appendTime(time, to: &out)
+    private static func writeParameterOpening(_ name: String, id: String, time: Double, into json: inout JSONWriter) {
+        json.key(name)
+        json.beginObject(Style.document)
+        json.member("ParameterID", id)
+        json.member("Time", time, Style.time)
     }
 
-    private static func appendEventFields(_ event: AHAPEvent, to out: inout String, _ fields: inout FieldList) {
-        fields.start("Time", in: &out)
-        appendTime(event.time, to: &out)
-        fields.start("EventType", in: &out)
-        JSONText.appendQuoted(event.type.rawValue, to: &out)
+    private static func writeFields(of event: AHAPEvent, into json: inout JSONWriter) {
+        json.member("Time", event.time, Style.time)
+        json.member("EventType", event.type.rawValue)
         if let duration = event.duration {
-            fields.start("EventDuration", in: &out)
-            appendTime(duration, to: &out)
+            json.member("EventDuration", duration, Style.time)
         }
         if let path = event.waveformPath {
-            fields.start("EventWaveformPath", in: &out)
-            JSONText.appendQuoted(path, to: &out)
+            json.member("EventWaveformPath", path)
         }
         if let flag = event.useVolumeEnvelope {
-            fields.start("EventWaveformUseVolumeEnvelope", in: &out)
-            out += "\(flag)"
+            json.member("EventWaveformUseVolumeEnvelope", flag)
         }
         if let flag = event.loopEnabled {
-            fields.start("EventWaveformLoopEnabled", in: &out)
-            out += "\(flag)"
+            json.member("EventWaveformLoopEnabled", flag)
         }
-        fields.start("EventParameters", in: &out)
-        appendCompactArray(event.parameters, to: &out) { parameter, out in
-            out += "{ \"ParameterID\": "
-            JSONText.appendQuoted(parameter.id, to: &out)
-            out += ", \"ParameterValue\": "
-            appendValue(parameter.value, to: &out)
-            out += " }"
+        json.key("EventParameters")
+        json.beginArray(Style.document)
+        for parameter in event.parameters {
+            json.beginObject(Style.entry)
+            json.member("ParameterID", parameter.id)
+            json.member("ParameterValue", parameter.value, Style.value)
+            json.endObject()
         }
-    }
-
-    /// The fields of one element body, each on its own line at indentation 8, separated by commas.
-    private struct FieldList {
-        private var count = 0
-
-        /// Starts the field `name`: its separator, indentation and key; the value follows.
-        mutating func start(_ name: String, in out: inout String) {
-            out += count == 0 ? "        \"" : ",\n        \""
-            out += name
-            out += "\": "
-            count += 1
-        }
-    }
-
-    /// An array whose items each take one line, inside a field at indentation 8.
-    private static func appendCompactArray<Item>(_ items: [Item], to out: inout String,
-                                                 _ appendItem: (Item, inout String) -> Void) {
-        if items.isEmpty {
-            out += "[]"
-            return
-        }
-        out += "[\n"
-        for (index, item) in items.enumerated() {
-            out += index == 0 ? "          " : ",\n          "
-            appendItem(item, &out)
-        }
-        out += "\n        ]"
-    }
-
-    private static func appendTime(_ x: Double, to out: inout String) {
-        JSONText.appendFixed(x, digits: timeDecimals, to: &out)
-    }
-
-    private static func appendValue(_ x: Double, to out: inout String) {
-        JSONText.appendFixed(x, digits: valueDecimals, to: &out)
+        json.endArray()
     }
 }

@@ -58,22 +58,60 @@ public struct AndroidFormat: HapticReadableFormat {
         let composition = AndroidComposition(track, minGapMs: settings.gap)
         let envelope = AndroidEnvelope(track, minMs: settings.envelopeMin, maxMs: Self.envelopeMaxMs)
 
-        func number(_ x: Double) -> String { JSONText.fixed(x, digits: 3) }
-        func integers(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ", ") + "]" }
-        try emit("{\n  \"format\": \"tactus-android\",\n  \"version\": 1,\n  \"metadata\": "
-                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
-                 + "  \"durationMs\": \(durationMs),\n")
-        try emit("  \"waveform\": {\n    \"timings\": \(integers(waveform.timings)),\n"
-                 + "    \"amplitudes\": \(integers(waveform.amplitudes))\n  },\n")
-        try emit("  \"onOff\": {\n    \"timings\": \(integers(onOff.timings))\n  },\n")
-        try emit("  \"composition\": {\n    \"complete\": \(composition.complete),\n    \"primitives\": ["
-                 + composition.primitives.map {
-                     "\n      {\"primitive\": \"\($0.name)\", \"scale\": \(number($0.scale)), \"startMs\": \($0.startMs)}"
-                 }.joined(separator: ",") + (composition.primitives.isEmpty ? "]\n  },\n" : "\n    ]\n  },\n"))
-        try emit("  \"envelope\": {\n    \"initialSharpness\": \(number(envelope.initialSharpness)),\n    \"controlPoints\": ["
-                 + envelope.controlPoints.map {
-                     "\n      {\"intensity\": \(number($0.intensity)), \"sharpness\": \(number($0.sharpness)), \"durationMs\": \($0.durationMs)}"
-                 }.joined(separator: ",") + "\n    ]\n  }\n}\n")
+        try JSONWriter.stream(to: emit) { json in
+            json.beginTactusDocument(format: "tactus-android", version: 1, metadata: context.metadata)
+            json.member("durationMs", durationMs)
+            json.key("waveform")
+            json.beginObject(Style.document)
+            json.key("timings")
+            json.numbers(waveform.timings, layout: Style.series)
+            json.key("amplitudes")
+            json.numbers(waveform.amplitudes, layout: Style.series)
+            json.endObject()
+            json.key("onOff")
+            json.beginObject(Style.document)
+            json.key("timings")
+            json.numbers(onOff.timings, layout: Style.series)
+            json.endObject()
+            json.key("composition")
+            json.beginObject(Style.document)
+            json.member("complete", composition.complete)
+            json.key("primitives")
+            json.beginArray(Style.document)
+            for primitive in composition.primitives {
+                json.beginObject(Style.entry)
+                json.member("primitive", primitive.name)
+                json.member("scale", primitive.scale, Style.number)
+                json.member("startMs", primitive.startMs)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+            json.key("envelope")
+            json.beginObject(Style.document)
+            json.member("initialSharpness", envelope.initialSharpness, Style.number)
+            json.key("controlPoints")
+            json.beginArray(Style.document)
+            for point in envelope.controlPoints {
+                json.beginObject(Style.entry)
+                json.member("intensity", point.intensity, Style.number)
+                json.member("sharpness", point.sharpness, Style.number)
+                json.member("durationMs", point.durationMs)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+            json.endObject()
+        }
+    }
+
+    /// The file's declared style: one member a line, except the waveform's and on/off's series
+    /// and each primitive and control point on one line; fractions to 3 decimals.
+    enum Style {
+        static let document = JSONLayout.lines
+        static let series = JSONLayout.inline
+        static let entry = JSONLayout.inline
+        static let number = JSONNumberFormat.fixed(digits: 3)
     }
 
     public func read(_ data: Data) throws -> ImportedHaptics {

@@ -216,13 +216,28 @@ public struct MetadataEntry: Equatable, Sendable {
 }
 
 extension MetadataEntry {
-    /// `entries` as a JSON object of strings one level deep in its file (`JSONValue.prettyText(nestedAt: 1)`:
-    /// one entry a line, four spaces in, in order; `{}` when empty): the metadata of AHAP and of
-    /// Tactus's own JSON formats.
+    /// `entries` as a JSON object of strings, in order (`{}` when empty): the metadata of AHAP
+    /// and of Tactus's own JSON formats, which write it one entry a line.
     /// - Parameter entries: the entries, in order.
-    /// - Returns: the object's text, without a final newline.
-    public static func jsonObject(_ entries: [MetadataEntry]) -> String {
-        JSONValue.object(entries.map { (key: $0.key, value: .string($0.value)) }).prettyText(nestedAt: 1)
+    /// - Returns: the object.
+    public static func jsonObject(_ entries: [MetadataEntry]) -> JSONValue {
+        .object(entries.map { (key: $0.key, value: .string($0.value)) })
+    }
+}
+
+extension JSONWriter {
+    /// Opens the document of one of Tactus's own JSON formats (`tactus-android`,
+    /// `tactus-rumble`, …): an object one member a line, starting with `format`, `version` and
+    /// `metadata` (one entry a line). The format's own members follow; `endObject()` closes it.
+    /// - Parameters:
+    ///   - format: the format's name, e.g. `tactus-rumble`.
+    ///   - version: the format's version.
+    ///   - metadata: the file's metadata, in order.
+    public mutating func beginTactusDocument(format: String, version: Int, metadata: [MetadataEntry]) {
+        beginObject(.lines)
+        member("format", format)
+        member("version", version)
+        member("metadata", MetadataEntry.jsonObject(metadata), layout: .lines)
     }
 }
 

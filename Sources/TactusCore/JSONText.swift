@@ -1,9 +1,9 @@
 import TactusPlatform
 
-/// Deterministic JSON text pieces shared by every hand-written JSON (and JSON-like) output:
-/// haptic files, analysis reports, presets and schemas, manifests, preview pages. The one
-/// place numbers become text. Hand-written because
-/// `JSONEncoder` formats numbers and escapes differently across platforms and versions.
+/// Deterministic JSON number and string text: the digits and escapes `JSONWriter` writes, and
+/// the numbers of messages and pages that quote JSON's. The one place numbers become text.
+/// Hand-written because `JSONEncoder` formats numbers and escapes differently across
+/// platforms and versions.
 public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else (any Unicode file name) written as UTF-8.
@@ -19,9 +19,9 @@ public enum JSONText {
     /// - Parameters:
     ///   - s: any text.
     ///   - out: the text the literal is appended to.
-    public static func appendQuoted(_ s: String, to out: inout String) {
+    static func appendQuoted(_ s: String, to out: inout String) {
         // Most strings (identifiers, file names) need no escape: copied whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscape(s) {
             out += "\""
             out += s
             out += "\""
@@ -46,6 +46,13 @@ public enum JSONText {
         out += "\""
     }
 
+    /// Whether `s` holds a quote, a backslash or a control character, which a JSON string
+    /// literal escapes.
+    static func needsEscape(_ s: String) -> Bool {
+        func escaped(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+        return s.utf8.withContiguousStorageIfAvailable { $0.contains(where: escaped) } ?? s.utf8.contains(where: escaped)
+    }
+
     /// A finite number rounded to `digits` decimals (0…9), trailing zeros dropped ("12",
     /// "0.5"), never "-0" and never an exponent, the same on every platform and locale.
     /// Magnitudes whose scaled value does not fit 64 bits (> 9e18 / 10^digits) have no
@@ -65,7 +72,7 @@ public enum JSONText {
     ///   - value: a finite number.
     ///   - digits: decimals, 0…9.
     ///   - out: the text the number is appended to.
-    public static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
+    static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scaled = (value * powersOfTen[digits]).rounded()
         if scaled == 0 {

@@ -22,7 +22,7 @@ import TactusPlatform
 ///
 /// Written to what both readers accept: `version.major` 1, at least two amplitude breakpoints
 /// spanning more than zero time, every value in 0…1, times non-decreasing, every frequency
-/// breakpoint within the amplitude envelope's span. Numbers as `JSONText.fixed` writes them.
+/// breakpoint within the amplitude envelope's span. Layout and numbers as `Style` declares them.
 public struct HapticFileFormat: HapticReadableFormat {
     public static let id = "haptic"
     public static let fileExtension = "haptic"
@@ -32,9 +32,6 @@ public struct HapticFileFormat: HapticReadableFormat {
     /// How long (s) before and after a transient the body returns when its breakpoint had to be
     /// lowered under the emphasis.
     static let lowering = 0.001
-
-    /// Decimals of times (10 µs) and of values.
-    static let timeDigits = 5, valueDigits = 4
 
     public init(parameters: ParameterSet) {}
 
@@ -58,12 +55,37 @@ public struct HapticFileFormat: HapticReadableFormat {
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, to emit: (String) throws -> Void) throws {
         let (amplitude, frequency) = try Self.envelopes(track)
-        var out = "{\n  \"version\": {\"major\": 1, \"minor\": 0, \"patch\": 0},\n  \"metadata\": "
-        out += JSONValue.object(Self.metaMetadata(context.metadata)).prettyText(nestedAt: 1) + ",\n"
-        out += "  \"signals\": {\n    \"continuous\": {\n      \"envelopes\": {\n        \"amplitude\": [\n"
-        try emit(out)
-        try emit(amplitude.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ],\n        \"frequency\": [\n")
-        try emit(frequency.map { "          " + $0.json }.joined(separator: ",\n") + "\n        ]\n      }\n    }\n  }\n}\n")
+        try JSONWriter.stream(to: emit) { json in
+            json.beginObject(Style.document)
+            json.member("version", .object([(key: "major", value: .number(1)), (key: "minor", value: .number(0)),
+                                            (key: "patch", value: .number(0))]), layout: Style.breakpoint)
+            json.member("metadata", .object(Self.metaMetadata(context.metadata)), layout: Style.document)
+            json.key("signals")
+            json.beginObject(Style.document)
+            json.key("continuous")
+            json.beginObject(Style.document)
+            json.key("envelopes")
+            json.beginObject(Style.document)
+            for (key, breakpoints) in [("amplitude", amplitude), ("frequency", frequency)] {
+                json.key(key)
+                json.beginArray(Style.document)
+                for breakpoint in breakpoints { breakpoint.write(into: &json) }
+                json.endArray()
+            }
+            json.endObject()
+            json.endObject()
+            json.endObject()
+            json.endObject()
+        }
+    }
+
+    /// The file's declared style: one member a line, except each breakpoint (and the version)
+    /// on one line; times and values to their decimals.
+    enum Style {
+        static let document = JSONLayout.lines
+        static let breakpoint = JSONLayout.inline
+        static let time = JSONNumberFormat.fixed(digits: 5)
+        static let value = JSONNumberFormat.fixed(digits: 4)
     }
 
     /// The `metadata` object's members, in order: Meta's six fields in the order
@@ -131,14 +153,20 @@ public struct HapticFileFormat: HapticReadableFormat {
                 && a.emphasis?.amplitude == b.emphasis?.amplitude && a.emphasis?.frequency == b.emphasis?.frequency
         }
 
-        var json: String {
-            var text = "{\"time\": \(JSONText.fixed(time, digits: HapticFileFormat.timeDigits)), "
-                + "\"\(key)\": \(JSONText.fixed(value, digits: HapticFileFormat.valueDigits))"
+        /// Writes the breakpoint as one object on a line: its time, its value under `key`, and its
+        /// emphasis if any.
+        func write(into json: inout JSONWriter) {
+            json.beginObject(Style.breakpoint)
+            json.member("time", time, Style.time)
+            json.member(key, value, Style.value)
             if let emphasis {
-                text += ", \"emphasis\": {\"amplitude\": \(JSONText.fixed(emphasis.amplitude, digits: HapticFileFormat.valueDigits)), "
-                    + "\"frequency\": \(JSONText.fixed(emphasis.frequency, digits: HapticFileFormat.valueDigits))}"
+                json.key("emphasis")
+                json.beginObject(Style.breakpoint)
+                json.member("amplitude", emphasis.amplitude, Style.value)
+                json.member("frequency", emphasis.frequency, Style.value)
+                json.endObject()
             }
-            return text + "}"
+            json.endObject()
         }
     }
 

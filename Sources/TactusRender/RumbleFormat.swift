@@ -34,8 +34,6 @@ public struct RumbleFormat: HapticReadableFormat {
 
     /// Longest track written, seconds (a day, as Android's waveform).
     static let maxSeconds = 86_400.0
-    /// Decimals of the speeds.
-    static let digits = 3
 
     let step: Int, transient: Int, hasTriggers: Bool
 
@@ -77,23 +75,35 @@ public struct RumbleFormat: HapticReadableFormat {
                 timelines[3].append(hit.high)
             }
         }
-        func number(_ x: Double) -> String { JSONText.fixed(x, digits: Self.digits) }
-        try emit("{\n  \"format\": \"tactus-rumble\",\n  \"version\": 1,\n  \"metadata\": "
-                 + MetadataEntry.jsonObject(context.metadata) + ",\n"
-                 + "  \"stepMs\": \(step),\n  \"durationMs\": \(steps * step),\n  \"transients\": [")
-        try emit(track.transients.map { transient in
-            let first = max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up)))
-            return "\n    {\"startMs\": \(first * step), \"intensity\": \(number(transient.intensity)), \"sharpness\": \(number(transient.sharpness))}"
-        }.joined(separator: ",") + (track.transients.isEmpty ? "]" : "\n  ]"))
-        let names = ["lowFrequency", "highFrequency", "leftTrigger", "rightTrigger"]
-        for (name, values) in zip(names, timelines) {
-            try emit(",\n  \"\(name)\": [")
-            for (index, value) in values.enumerated() {
-                try emit((index == 0 ? "" : index % 16 == 0 ? ",\n    " : ", ") + number(value))
+        try JSONWriter.stream(to: emit) { json in
+            json.beginTactusDocument(format: "tactus-rumble", version: 1, metadata: context.metadata)
+            json.member("stepMs", step)
+            json.member("durationMs", steps * step)
+            json.key("transients")
+            json.beginArray(Style.document)
+            for transient in track.transients {
+                json.beginObject(Style.transient)
+                json.member("startMs", max(0, Int((transient.time / stepSeconds - 0.5).rounded(.up))) * step)
+                json.member("intensity", transient.intensity, Style.speed)
+                json.member("sharpness", transient.sharpness, Style.speed)
+                json.endObject()
             }
-            try emit("]")
+            json.endArray()
+            for (name, values) in zip(["lowFrequency", "highFrequency", "leftTrigger", "rightTrigger"], timelines) {
+                json.key(name)
+                json.numbers(values, Style.speed, layout: Style.timeline)
+            }
+            json.endObject()
         }
-        try emit("\n}\n")
+    }
+
+    /// The file's declared style: one member a line, each transient on one line, the timelines
+    /// 16 speeds a line; speeds and transients' values to 3 decimals.
+    enum Style {
+        static let document = JSONLayout.lines
+        static let transient = JSONLayout.inline
+        static let timeline = JSONLayout.wrapped(perLine: 16)
+        static let speed = JSONNumberFormat.fixed(digits: 3)
     }
 
     public func read(_ data: Data) throws -> ImportedHaptics {

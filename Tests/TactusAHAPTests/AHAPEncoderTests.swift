@@ -82,6 +82,23 @@ final class AHAPEncoderTests: XCTestCase {
         XCTAssertEqual(AHAPEncoder().encode(sample), Data(expected.utf8))
     }
 
+    /// A long pattern is handed on in pieces of about 64 KB, never as one text, and the pieces
+    /// are exactly the whole document.
+    func testALongPatternIsWrittenInPieces() {
+        let events = (0..<20_000).map { i in
+            AHAPElement.event(AHAPEvent(time: Double(i) * 0.01, type: .hapticTransient,
+                                        parameters: [.init(id: "HapticIntensity", value: Double(i % 100) / 100)]))
+        }
+        let document = AHAPDocument(pattern: events)
+        var pieces: [String] = []
+        AHAPEncoder().write(document) { pieces.append($0) }
+        let whole = AHAPEncoder().encodeToString(document)
+        XCTAssertGreaterThan(whole.utf8.count, 2_000_000)
+        XCTAssertGreaterThan(pieces.count, 20)
+        XCTAssertLessThan(pieces.map(\.utf8.count).max() ?? 0, 70_000, "no piece much past 64 KB")
+        XCTAssertEqual(pieces.joined(), whole)
+    }
+
     func testEncodingIsDeterministic() {
         let first = AHAPEncoder().encode(sample)
         for _ in 0..<5 { XCTAssertEqual(AHAPEncoder().encode(sample), first) }

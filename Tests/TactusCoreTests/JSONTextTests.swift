@@ -101,15 +101,18 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Data(text.utf8)).compactText(), text)
     }
 
-    /// A value nested in a larger text: lines after the first indented two spaces per level,
-    /// no final newline; at level 0 it is `prettyText` without its newline.
-    func testPrettyTextNestedAtALevel() {
-        let value = JSONValue.object([(key: "k", value: .array([.string("v"), .object([])]))])
-        XCTAssertEqual(value.prettyText(nestedAt: 2), "{\n      \"k\": [\n        \"v\",\n        {}\n      ]\n    }")
-        XCTAssertEqual(value.prettyText(nestedAt: 0) + "\n", value.prettyText())
-        XCTAssertEqual(JSONValue.object([]).prettyText(nestedAt: 3), "{}")
-        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav")]),
-                       "{\n    \"Source\": \"a\\\"b.wav\"\n  }")
+    /// Metadata entries become an object of strings, in order, escaped; Tactus's own formats
+    /// open with their name, version and metadata.
+    func testMetadataObject() {
+        XCTAssertEqual(MetadataEntry.jsonObject([.init(key: "Source", value: "a\"b.wav"), .init(key: "A", value: "")]).compactText(),
+                       #"{"Source":"a\"b.wav","A":""}"#)
+        XCTAssertEqual(MetadataEntry.jsonObject([]).compactText(), "{}")
+        let document = JSONWriter.text { json in
+            json.beginTactusDocument(format: "tactus-x", version: 2, metadata: [.init(key: "A", value: "b")])
+            json.member("n", 1)
+            json.endObject()
+        }
+        XCTAssertEqual(document, "{\n  \"format\": \"tactus-x\",\n  \"version\": 2,\n  \"metadata\": {\n    \"A\": \"b\"\n  },\n  \"n\": 1\n}\n")
     }
 
     /// Deep nesting is indented level by level and reads back.
