@@ -53,49 +53,66 @@ public struct AnalysisReport {
     var columns: [FeatureDescriptor] { AnalysisSession.outputDescriptors }
 
     /// The report as JSON: the file, the preset, each onset with its strength, threshold, level and
-    /// the transient made of it, and every declared per-frame output.
+    /// the transient made of it, and every declared per-frame output. Members one per line, each
+    /// onset and output on one line, each frame series on one line without spaces; numbers to
+    /// the decimals the CSV has, `null` where a value is missing or not finite.
     /// - Returns: the JSON text, ending with a newline.
     public func json() -> String {
-        let f = analysis.features
-        let count = f[LevelAnalyzer.output]?.count ?? 0
-        func column(_ output: FeatureDescriptor) -> String {
-            "[" + (f[output.id] ?? []).map { Self.number(Double($0), output.decimals) }.joined(separator: ",") + "]"
+        let features = analysis.features
+        let count = features[LevelAnalyzer.output]?.count ?? 0
+        return JSONWriter.text { json in
+            json.beginObject()
+            json.key("file")
+            json.string(file)
+            json.key("container")
+            json.string(format.container)
+            json.key("encoding")
+            json.string(format.encoding)
+            json.key("sampleRate")
+            json.number(orNull: format.sampleRate, digits: 0)
+            json.key("channels")
+            json.number(format.channels)
+            json.key("durationSeconds")
+            json.number(orNull: analysis.duration, digits: 6)
+            json.key("preset")
+            json.string(presetName)
+            json.key("onsetMethod")
+            json.string(onsetMethod)
+            json.key("hopSeconds")
+            json.number(orNull: analysis.hopSeconds, digits: 6)
+            json.key("onsets")
+            json.beginArray()
+            for row in onsetRows {
+                json.beginObject(.inline)
+                for (key, value, digits) in [("time", row.time, 6), ("strength", row.strength, 3), ("threshold", row.threshold, 3),
+                                             ("levelDb", row.levelDb, 2), ("intensity", row.intensity, 4),
+                                             ("sharpness", row.sharpness, 4)] as [(String, Double?, Int)] {
+                    json.key(key)
+                    json.number(orNull: value, digits: digits)
+                }
+                json.endObject()
+            }
+            json.endArray()
+            json.key("outputs")
+            json.beginArray()
+            for output in columns {
+                json.value(.object([("id", .string(output.id)), ("unit", .string(output.unit)),
+                                    ("description", .string(output.description))]), layout: .inline)
+            }
+            json.endArray()
+            json.key("frames")
+            json.beginObject()
+            json.key("time")
+            json.numbers((0..<count).map { Double($0) * analysis.hopSeconds }, .fixed(digits: 5), layout: .compact)
+            for output in columns {
+                json.key(output.id)
+                json.beginArray(.compact)
+                for value in features[output.id] ?? [] { json.number(orNull: Double(value), digits: output.decimals) }
+                json.endArray()
+            }
+            json.endObject()
+            json.endObject()
         }
-        let times = "[" + (0..<count).map { Self.number(Double($0) * analysis.hopSeconds, 5) }.joined(separator: ",") + "]"
-        let onsets = onsetRows.map { row in
-            "    {\"time\": \(Self.number(row.time, 6)), \"strength\": \(Self.number(row.strength, 3)), "
-                + "\"threshold\": \(Self.number(row.threshold, 3)), \"levelDb\": \(Self.number(row.levelDb, 2)), "
-                + "\"intensity\": \(row.intensity.map { Self.number($0, 4) } ?? "null"), "
-                + "\"sharpness\": \(row.sharpness.map { Self.number($0, 4) } ?? "null")}"
-        }
-        let outputs = columns.map {
-            "    {\"id\": \(JSONText.quote($0.id)), \"unit\": \(JSONText.quote($0.unit)), "
-                + "\"description\": \(JSONText.quote($0.description))}"
-        }
-        let frames = ["    \"time\": \(times)"] + columns.map { "    \(JSONText.quote($0.id)): \(column($0))" }
-        return """
-        {
-          "file": \(JSONText.quote(file)),
-          "container": \(JSONText.quote(format.container)),
-          "encoding": \(JSONText.quote(format.encoding)),
-          "sampleRate": \(Self.number(format.sampleRate, 0)),
-          "channels": \(format.channels),
-          "durationSeconds": \(Self.number(analysis.duration, 6)),
-          "preset": \(JSONText.quote(presetName)),
-          "onsetMethod": \(JSONText.quote(onsetMethod)),
-          "hopSeconds": \(Self.number(analysis.hopSeconds, 6)),
-          "onsets": [
-        \(onsets.joined(separator: ",\n"))
-          ],
-          "outputs": [
-        \(outputs.joined(separator: ",\n"))
-          ],
-          "frames": {
-        \(frames.joined(separator: ",\n"))
-          }
-        }
-
-        """
     }
 
     /// The onsets as CSV, one per line after a header: time (s), strength, threshold, level (dBFS),
@@ -122,5 +139,14 @@ public struct AnalysisReport {
     /// Fixed-precision decimal without trailing zeros; `null` for a missing (non-finite) value.
     static func number(_ value: Double, _ digits: Int) -> String {
         value.isFinite ? JSONText.fixed(value, digits: digits) : "null"
+    }
+}
+
+private extension JSONWriter {
+    /// Writes `value` to `digits` decimals (`JSONNumberFormat.fixed`), or `null` when it is
+    /// missing or not finite.
+    mutating func number(orNull value: Double?, digits: Int) {
+        guard let value, value.isFinite else { return null() }
+        number(value, .fixed(digits: digits))
     }
 }

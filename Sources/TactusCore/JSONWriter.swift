@@ -14,6 +14,11 @@ public enum JSONLayout: Equatable, Sendable {
     /// Items `perLine` to a line, `[1, 2, 3,` then each further line indented as `lines` indents
     /// members, the bracket closing after the last item (long number series). `perLine` ≥ 1.
     case wrapped(perLine: Int)
+    /// Items one per line, the first right after the opening bracket and each further one at
+    /// the indentation of the line the container opens on; the bracket closes right after the
+    /// last item, and the container adds no indentation to the containers in it:
+    /// `"enum": ["a",` / `"b"]`, `"pairs": [{` … `}]` (the preset schema).
+    case hanging
 }
 
 /// How a number becomes text (`JSONText` makes the digits).
@@ -52,6 +57,8 @@ public struct JSONWriter {
 
     private var buffer = ""
     private var open: [Container] = []
+    /// How many of the open containers are `hanging` (they add no indentation).
+    private var openHanging = 0
     /// A key has been written and its value is due.
     private var keyPending = false
     /// The document's one value has been started.
@@ -203,20 +210,32 @@ public struct JSONWriter {
     ///   - layout: the layout of every container in `value`.
     ///   - format: how its numbers become text.
     public mutating func value(_ value: JSONValue, layout: JSONLayout = .lines, numbers format: JSONNumberFormat = .shortest) {
+        self.value(value, objects: layout, arrays: layout, numbers: format)
+    }
+
+    /// Writes a whole value, its objects laid out one way and its arrays another; object
+    /// members in their stored order, numbers as `format` writes them.
+    /// - Parameters:
+    ///   - value: a value whose numbers are all finite.
+    ///   - objects: the layout of every object in `value`.
+    ///   - arrays: the layout of every array in `value`.
+    ///   - format: how its numbers become text.
+    public mutating func value(_ value: JSONValue, objects: JSONLayout, arrays: JSONLayout,
+                               numbers format: JSONNumberFormat = .shortest) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
         case .number(let number): self.number(number, format)
         case .string(let text): string(text)
         case .array(let items):
-            beginArray(layout)
-            for item in items { self.value(item, layout: layout, numbers: format) }
+            beginArray(arrays)
+            for item in items { self.value(item, objects: objects, arrays: arrays, numbers: format) }
             endArray()
         case .object(let members):
-            beginObject(layout)
+            beginObject(objects)
             for member in members {
                 key(member.key)
-                self.value(member.value, layout: layout, numbers: format)
+                self.value(member.value, objects: objects, arrays: arrays, numbers: format)
             }
             endObject()
         }
@@ -299,16 +318,18 @@ public struct JSONWriter {
         startValue()
         buffer += isObject ? "{" : "["
         open.append(Container(isObject: isObject, layout: layout))
+        if layout == .hanging { openHanging += 1 }
     }
 
     private mutating func end(isObject: Bool) {
         precondition(!keyPending && open.last?.isObject == isObject, "an end that does not match its begin")
         let container = open.removeLast()
+        if container.layout == .hanging { openHanging -= 1 }
         if container.count > 0 {
             switch container.layout {
-            case .lines: newline(depth: open.count)
+            case .lines: newline(depth: indentDepth)
             case .padded: buffer += " "
-            case .inline, .compact, .wrapped: break
+            case .inline, .compact, .wrapped, .hanging: break
             }
         }
         buffer += isObject ? "}" : "]"
@@ -339,19 +360,24 @@ public struct JSONWriter {
         let first = container.count == 0
         switch container.layout {
         case .lines:
-            newline(depth: open.count, afterComma: !first)
+            newline(depth: indentDepth, afterComma: !first)
         case .inline: if !first { buffer += ", " }
         case .padded: buffer += first ? " " : ", "
         case .compact: if !first { buffer += "," }
         case .wrapped(let perLine):
             if first { break }
             if container.count % perLine == 0 {
-                newline(depth: open.count, afterComma: true)
+                newline(depth: indentDepth, afterComma: true)
             } else {
                 buffer += ", "
             }
+        case .hanging:
+            if !first { newline(depth: indentDepth, afterComma: true) }
         }
     }
+
+    /// Containers that indent the lines inside them (every open one but `hanging`).
+    private var indentDepth: Int { open.count - openHanging }
 
     /// A line break (after a comma when `afterComma`), then two spaces per container `depth`
     /// deep, in one append for depths up to 15.

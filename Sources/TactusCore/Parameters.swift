@@ -18,6 +18,15 @@ public enum ParameterValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as a JSON value: a number, `true`/`false` or a string.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .number(let value): return .number(value)
+        case .flag(let value): return .bool(value)
+        case .choice(let value): return .string(value)
+        }
+    }
+
     /// The value as typed after `--set key=`: choices without quotes.
     public var plainText: String {
         if case .choice(let value) = self { return value }

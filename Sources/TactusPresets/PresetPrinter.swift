@@ -31,36 +31,27 @@ public enum PresetPrinter {
     /// - Parameter method: the onset method whose parameters order the `onset` keys.
     /// - Returns: the JSON text, ending with a newline.
     public static func json(_ file: PresetFile, method: any OnsetMethod.Type, schema: String = PresetSchema.fileName) -> String {
-        var lines = ["{", "  \"$schema\": \(JSONText.quote(schema)),", "  \"schemaVersion\": \(PresetFile.schemaVersion),",
-                     "  \"name\": \(JSONText.quote(file.name)),", "  \"description\": \(JSONText.quote(file.description)),"]
-        if let extends = file.extends { lines.append("  \"extends\": \(JSONText.quote(extends)),") }
-        var groups: [(String, [String])] = []  // (top-level key, rendered body lines)
+        var members: [(key: String, value: JSONValue)] = [
+            ("$schema", .string(schema)), ("schemaVersion", .number(Double(PresetFile.schemaVersion))),
+            ("name", .string(file.name)), ("description", .string(file.description)),
+        ]
+        if let extends = file.extends { members.append(("extends", .string(extends))) }
         for section in PresetSections.all {
             guard let set = file.values[section.path], !set.isEmpty else { continue }
             var keys = section.descriptors(method).map(\.name)
             if section.path == PresetSections.onset { keys.insert(PresetSections.methodKey, at: 0) }
-            let entries = keys.compactMap { key in set[key].map { "\(JSONText.quote(key)): \($0)" } }
+            let values = JSONValue.object(keys.compactMap { key in set[key].map { (key: key, value: $0.jsonValue) } })
             let parts = section.path.split(separator: ".").map(String.init)
             if parts.count == 1 {
-                groups.append((parts[0], render(entries, indent: 4)))
+                members.append((parts[0], values))
+            } else if members.last?.key == parts[0], case .object(var group) = members[members.count - 1].value {
+                group.append((parts[1], values))  // the next section of the same group (`mapping.…`)
+                members[members.count - 1].value = .object(group)
             } else {
-                let body = ["\(JSONText.quote(parts[1])): {"] + render(entries, indent: 2) + ["}"]
-                if let last = groups.last, last.0 == parts[0] {
-                    groups[groups.count - 1].1[groups[groups.count - 1].1.count - 1] += ","
-                    groups[groups.count - 1].1 += body.map { "    " + $0 }
-                } else {
-                    groups.append((parts[0], body.map { "    " + $0 }))
-                }
+                members.append((parts[0], .object([(parts[1], values)])))
             }
         }
-        if groups.isEmpty { lines[lines.count - 1].removeLast() }  // no section follows the last member
-        for (i, group) in groups.enumerated() {
-            lines.append("  \(JSONText.quote(group.0)): {")
-            lines += group.1
-            lines.append("  }" + (i == groups.count - 1 ? "" : ","))
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return JSONValue.object(members).prettyText()
     }
 
     /// Every value in section order: `section.key = value    (origin)`, then, when the `feel`
@@ -85,12 +76,6 @@ public enum PresetPrinter {
         }
         let width = rows.map(\.value.count).max() ?? 0
         return rows.flatMap { [$0.value.padded(toLength: width + 2) + $0.origin, "    " + $0.help] }
-    }
-
-    private static func render(_ entries: [String], indent: Int) -> [String] {
-        entries.enumerated().map { i, e in
-            String(repeating: " ", count: indent) + e + (i == entries.count - 1 ? "" : ",")
-        }
     }
 }
 

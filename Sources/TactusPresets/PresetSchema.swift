@@ -21,24 +21,20 @@ public enum PresetSchema {
 
     /// The JSON Schema (draft 2020-12) of a preset, from the parameter descriptors: every section,
     /// key, type, range, default and ordered pair (`Presets/preset.schema.json` is this text).
-    /// - Returns: the schema's text.
+    /// Objects one member per line, arrays `hanging` (`["a",` then each further item on its own
+    /// line, `[{` … `}]`), numbers shortest.
+    /// - Returns: the schema's text, ending with a newline.
     public static func json() -> String {
-        var root: [(String, String)] = [
-            ("$schema", JSONText.quote("https://json-schema.org/draft/2020-12/schema")),
-            ("$id", JSONText.quote(fileName)),
-            ("title", JSONText.quote("Tactus preset")),
-            ("description", JSONText.quote("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
-            ("type", JSONText.quote("object")),
-            ("additionalProperties", "false"),
+        var properties: [(key: String, value: JSONValue)] = [
+            ("$schema", .object([("type", .string("string"))])),
+            ("schemaVersion", .object([("const", .number(Double(PresetFile.schemaVersion))),
+                                       ("description", .string("Version of this format."))])),
+            ("name", .object([("type", .string("string")), ("description", .string("Name shown by `tactus presets list`."))])),
+            ("description", .object([("type", .string("string")), ("description", .string("What the preset is for, one line."))])),
+            ("extends", .object([("type", .string("string")),
+                                 ("description", .string("Parent preset: a name from the preset folders, or a path relative to this file."))])),
         ]
-        var properties: [(String, String)] = [
-            ("$schema", object([("type", JSONText.quote("string"))])),
-            ("schemaVersion", object([("const", "\(PresetFile.schemaVersion)"), ("description", JSONText.quote("Version of this format."))])),
-            ("name", object([("type", JSONText.quote("string")), ("description", JSONText.quote("Name shown by `tactus presets list`."))])),
-            ("description", object([("type", JSONText.quote("string")), ("description", JSONText.quote("What the preset is for, one line."))])),
-            ("extends", object([("type", JSONText.quote("string")), ("description", JSONText.quote("Parent preset: a name from the preset folders, or a path relative to this file."))])),
-        ]
-        var groups: [String: [(String, String)]] = [:]
+        var groups: [String: [(key: String, value: JSONValue)]] = [:]
         var order: [String] = []
         for section in PresetSections.all {
             let parts = section.path.split(separator: ".").map(String.init)
@@ -51,20 +47,28 @@ public enum PresetSchema {
             }
         }
         for group in order {
-            properties.append((group, object([("type", JSONText.quote("object")), ("additionalProperties", "false"),
-                                              ("properties", object(groups[group]!))])))
+            properties.append((group, .object([("type", .string("object")), ("additionalProperties", .bool(false)),
+                                               ("properties", .object(groups[group]!))])))
         }
-        root.append(("required", "[\(JSONText.quote("schemaVersion"))]"))
-        root.append(("properties", object(properties)))
-        return render(object(root)) + "\n"
+        let root = JSONValue.object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string(fileName)),
+            ("title", .string("Tactus preset")),
+            ("description", .string("Selects and tunes Tactus's analysis and mapping parts. Values resolve: parameter default → onset method default → extends chain → --set.")),
+            ("type", .string("object")),
+            ("additionalProperties", .bool(false)),
+            ("required", .array([.string("schemaVersion")])),
+            ("properties", .object(properties)),
+        ])
+        return JSONWriter.text { $0.value(root, objects: .lines, arrays: .hanging) }
     }
 
-    private static func sectionSchema(_ section: PresetSections.Section) -> String {
-        var properties: [(String, String)] = []
+    private static func sectionSchema(_ section: PresetSections.Section) -> JSONValue {
+        var properties: [(key: String, value: JSONValue)] = []
         var pairs: [OrderedPair] = []
         if section.path == PresetSections.onset {
-            let ids = OnsetMethods.all.map { JSONText.quote($0.id) }.joined(separator: ", ")
-            properties.append((PresetSections.methodKey, object([("enum", "[\(ids)]"), ("description", JSONText.quote("Onset detection method."))])))
+            properties.append((PresetSections.methodKey, .object([("enum", .array(OnsetMethods.all.map { .string($0.id) })),
+                                                                  ("description", .string("Onset detection method."))])))
             var seen = Set<String>(), seenPairs = Set<String>()
             for method in OnsetMethods.all {
                 for d in method.parameters where seen.insert(d.name).inserted {
@@ -76,62 +80,35 @@ public enum PresetSchema {
             for d in section.descriptors(SuperFlux.self) { properties.append((d.name, parameterSchema(d))) }
             pairs = section.orderedPairs(SuperFlux.self)
         }
-        var fields = [("type", JSONText.quote("object")), ("description", JSONText.quote(section.summary)),
-                      ("additionalProperties", "false"), ("properties", object(properties))]
+        var fields: [(key: String, value: JSONValue)] = [
+            ("type", .string("object")), ("description", .string(section.summary)),
+            ("additionalProperties", .bool(false)), ("properties", .object(properties)),
+        ]
         if !pairs.isEmpty {
-            let list = pairs.map { object([("lower", JSONText.quote($0.lower.name)), ("upper", JSONText.quote($0.upper.name)),
-                                           ("allowsEqual", $0.allowsEqual ? "true" : "false")]) }
-            fields.append((orderedPairsKeyword, "[" + list.joined(separator: ", ") + "]"))
+            fields.append((orderedPairsKeyword, .array(pairs.map {
+                .object([("lower", .string($0.lower.name)), ("upper", .string($0.upper.name)), ("allowsEqual", .bool($0.allowsEqual))])
+            })))
         }
-        return object(fields)
+        return .object(fields)
     }
 
-    private static func parameterSchema(_ d: ParameterDescriptor) -> String {
-        var fields: [(String, String)] = []
+    private static func parameterSchema(_ d: ParameterDescriptor) -> JSONValue {
+        var fields: [(key: String, value: JSONValue)] = []
         switch d.kind {
         case .number(let r):
-            fields += [("type", JSONText.quote("number")), ("minimum", JSONText.shortest(r.lowerBound)),
-                       ("maximum", JSONText.shortest(r.upperBound))]
+            fields += [("type", .string("number")), ("minimum", .number(r.lowerBound)), ("maximum", .number(r.upperBound))]
         case .integer(let r):
-            fields += [("type", JSONText.quote("integer")), ("minimum", JSONText.shortest(r.lowerBound)),
-                       ("maximum", JSONText.shortest(r.upperBound))]
+            fields += [("type", .string("integer")), ("minimum", .number(r.lowerBound)), ("maximum", .number(r.upperBound))]
         case .flag:
-            fields.append(("type", JSONText.quote("boolean")))
+            fields.append(("type", .string("boolean")))
         case .choice(let options):
-            fields.append(("enum", "[" + options.map(JSONText.quote).joined(separator: ", ") + "]"))
+            fields.append(("enum", .array(options.map { .string($0) })))
         case .text(let pattern):
-            fields += [("type", JSONText.quote("string")), ("pattern", JSONText.quote("^(?:\(pattern))$"))]
+            fields += [("type", .string("string")), ("pattern", .string("^(?:\(pattern))$"))]
         }
-        fields.append(("default", "\(d.defaultValue)"))
+        fields.append(("default", d.defaultValue.jsonValue))
         let unit = d.unit.isEmpty ? "" : " Unit: \(d.unit)."
-        fields.append(("description", JSONText.quote(d.help + unit)))
-        return object(fields)
-    }
-
-    // A tiny deterministic JSON builder: objects keep the order given.
-    private static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(JSONText.quote($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-    }
-
-
-    /// Pretty-prints compact JSON made by `object` (2-space indent, one member per line).
-    private static func render(_ compact: String) -> String {
-        var out = "", indent = 0, inString = false, escaped = false
-        for ch in compact {
-            if inString {
-                out.append(ch)
-                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
-                continue
-            }
-            switch ch {
-            case "\"": inString = true; out.append(ch)
-            case "{": indent += 1; out += "{\n" + String(repeating: "  ", count: indent)
-            case "}": indent -= 1; out += "\n" + String(repeating: "  ", count: indent) + "}"
-            case ",": out += ",\n" + String(repeating: "  ", count: indent)
-            case " " where out.hasSuffix("\n" + String(repeating: "  ", count: indent)): break
-            default: out.append(ch)
-            }
-        }
-        return out
+        fields.append(("description", .string(d.help + unit)))
+        return .object(fields)
     }
 }

@@ -37,18 +37,10 @@ enum TuneParameters {
         case .text(let pattern):
             members += [("kind", .string("text")), ("pattern", .string(pattern))]
         }
-        members += [("unit", .string(d.unit)), ("help", .string(d.help)), ("default", value(d.defaultValue)),
-                    ("value", value(values.declaredParameters(section).values[d.name] ?? d.defaultValue)),
+        members += [("unit", .string(d.unit)), ("help", .string(d.help)), ("default", d.defaultValue.jsonValue),
+                    ("value", (values.declaredParameters(section).values[d.name] ?? d.defaultValue).jsonValue),
                     ("analysis", .bool(TuneSound.analysisSections.contains(section)
                                        || (section == FeelSettings.id && d.name == FeelSettings.density.name)))]
         return .object(members)
-    }
-
-    static func value(_ value: ParameterValue) -> JSONValue {
-        switch value {
-        case .number(let n): return .number(n)
-        case .flag(let b): return .bool(b)
-        case .choice(let s): return .string(s)
-        }
     }
 }

@@ -121,7 +121,7 @@ public final class TuneSession: @unchecked Sendable {
             ("base", .string(base.resolved.name)), ("baseDescription", .string(base.resolved.description)),
             ("overwritable", .bool(overwritableBase() != nil)),
             ("start", .object(base.startingOverrides.flatMap { section, values in values.map { ($0.key, $0.value) }
-                .map { (key: section + "." + $0.0, value: TuneParameters.value($0.1)) } }.sorted { $0.key < $1.key })),
+                .map { (key: section + "." + $0.0, value: $0.1.jsonValue) } }.sorted { $0.key < $1.key })),
             ("parameters", TuneParameters.json(method: start.onsetMethod, values: start)),
             ("formats", .array(HapticFormats.all.map { .string($0.id) })),
             ("chosenFormats", .array(((try? HapticFormats.select(for: start)) ?? []).map { .string(type(of: $0).id) })),
@@ -268,7 +268,7 @@ public final class TuneSession: @unchecked Sendable {
             guard distinct.indices.contains(index) else { throw TuneRequestError("no folder \(index)") }
             destination = distinct[index].appendingPathComponent(FolderPresetFile.fileName)
             let set = JSONValue.object(settings.values.flatMap { section, entries in
-                entries.map { (key: section + "." + $0.key, value: TuneParameters.value($0.value)) }
+                entries.map { (key: section + "." + $0.key, value: $0.value.jsonValue) }
             }.sorted { $0.key < $1.key })
             text = JSONValue.object([("preset", .string(base.extendsReference)), ("set", set)]).prettyText()
         case .base:

@@ -77,6 +77,56 @@ final class JSONWriterTests: XCTestCase {
         """)
     }
 
+    /// A hanging array keeps its first item beside the bracket and stacks the rest under the
+    /// line it opens on; containers inside it indent as if it were not there; empty it is `[]`.
+    func testHangingLayout() throws {
+        let text = JSONWriter.text { json in
+            json.beginObject()
+            json.key("enum")
+            json.value(.array([.string("a"), .string("b"), .string("c")]), layout: .hanging)
+            json.key("pairs")
+            json.beginArray(.hanging)
+            for lower in ["x", "y"] {
+                json.beginObject()
+                json.key("lower")
+                json.string(lower)
+                json.key("tags")
+                json.beginArray(.hanging)
+                json.endArray()
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        }
+        XCTAssertEqual(text, """
+        {
+          "enum": ["a",
+          "b",
+          "c"],
+          "pairs": [{
+            "lower": "x",
+            "tags": []
+          },
+          {
+            "lower": "y",
+            "tags": []
+          }]
+        }
+
+        """)
+        XCTAssertNoThrow(try JSONReader.parse(Data(text.utf8)))
+    }
+
+    /// A whole value can lay out its objects one way and its arrays another.
+    func testValueWithObjectAndArrayLayouts() {
+        let value = JSONValue.object([(key: "enum", value: .array([.string("a"), .string("b")])),
+                                      (key: "o", value: .object([(key: "n", value: .array([.number(1), .number(2)]))]))])
+        XCTAssertEqual(JSONWriter.text(endingWithNewline: false) { $0.value(value, objects: .lines, arrays: .hanging) },
+                       "{\n  \"enum\": [\"a\",\n  \"b\"],\n  \"o\": {\n    \"n\": [1,\n    2]\n  }\n}")
+        XCTAssertEqual(JSONWriter.text(endingWithNewline: false) { $0.value(value, objects: .inline, arrays: .compact) },
+                       #"{"enum": ["a","b"], "o": {"n": [1,2]}}"#)
+    }
+
     /// Keys and strings are escaped as JSON requires and read back.
     func testEscapes() throws {
         let awkward = "a\"b\\c\nd\t\u{01}é😀"

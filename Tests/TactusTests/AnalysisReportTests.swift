@@ -40,4 +40,33 @@ final class AnalysisReportTests: XCTestCase {
         XCTAssertEqual(String(csv[header]), (["time"] + declared).joined(separator: ","))
         XCTAssertEqual(csv.count - header - 2, frameCount, "one row per frame, then the final newline")
     }
+
+    /// The JSON's layout: members one per line, each onset on one line, each frame series on
+    /// one line without spaces; no onsets is `[]`; a frame value that is not finite is `null`.
+    func testJSONLayoutEmptyOnsetsAndNonFiniteValues() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try AudioFixture.write(Signals.clicks(at: [0.1], seconds: 0.3, sampleRate: 16_000, seed: 3),
+                                            to: folder.appendingPathComponent("click.wav"), sampleRate: 16_000)
+        let preset = try shippedPreset()
+        let (format, analysis, track) = try Converter(preset: preset, log: CommittedFiles()).analyze(source)
+        let one = AnalysisReport(file: "click.wav", format: format, analysis: analysis, track: track, preset: preset).json()
+        let onsetLines = one.split(separator: "\n").filter { $0.hasPrefix("    {\"time\": ") }
+        XCTAssertEqual(onsetLines.count, 1, one)
+        XCTAssertTrue(onsetLines[0].hasSuffix("}"), "an onset closes on its own line")
+
+        var empty = analysis
+        empty.onsets = []
+        empty.features[LevelAnalyzer.output]![0] = -.infinity
+        let text = AnalysisReport(file: "click.wav", format: format, analysis: empty, track: track, preset: preset).json()
+        XCTAssertTrue(text.contains("\n  \"onsets\": [],\n"), text)
+        XCTAssertTrue(text.contains("\n    \"\(LevelAnalyzer.output)\": [null,"), text)
+        XCTAssertTrue(text.contains("\n    \"time\": [0,"), text)
+        let json = try JSONReader.parse(Data(text.utf8))
+        guard case .object(let frames)? = json["frames"], case .array(let level)? = frames.first(where: { $0.key == LevelAnalyzer.output })?.value else {
+            return XCTFail("no level column")
+        }
+        guard case .null? = level.first else { return XCTFail("\(String(describing: level.first)) for -inf") }
+        XCTAssertEqual(level.count, analysis.features[LevelAnalyzer.output]!.count)
+    }
 }
