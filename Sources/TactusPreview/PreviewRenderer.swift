@@ -142,7 +142,7 @@ public enum PreviewRenderer {
         if let audio, let soundCheck {
             warnings += check(imported.track, with: audio, soundCheck)
         }
-        let outputs = Outputs(directory: directory, stem: stem ?? file.deletingPathExtension().lastPathComponent,
+        let outputs = Outputs(directory: directory, stem: stem ?? OutputNaming.stem(of: file),
                               withSideBySide: audio != nil)
         return (Opened(imported: imported, playback: HapticPlayback(imported.track)), audio, outputs, warnings)
     }

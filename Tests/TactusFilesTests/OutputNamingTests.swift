@@ -1,5 +1,5 @@
 import Foundation
-import Tactus
+import TactusFiles
 import XCTest
 
 /// The same-stem rule: sources that would write the same outputs in one folder keep their
