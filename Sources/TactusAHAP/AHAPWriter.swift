@@ -13,7 +13,10 @@ import TactusPlatform
 ///   written outside regions, so silence never buzzes. A region is one segment, split at
 ///   each transient inside it that the control below would have to lift (see below): a
 ///   segment's peak is at most the region's, so its control is higher, and a transient on
-///   an attack or on a decay finds the control at or near 1 and needs no lift.
+///   an attack or on a decay finds the control at or near 1 and needs no lift. A transient
+///   that still needs one (the body rises after it, or it starts the region) also splits the
+///   region just after its lift ends, so the lifted body rises at most to the body's peak
+///   over the lift × the transient's intensity, not to the region's.
 /// - The region's intensity ÷ its segment's peak becomes a `HapticIntensityControl` curve
 ///   (stepping at a split, as a ramp of one 10 µs grid step) and its sharpness a
 ///   `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16 points,
@@ -121,7 +124,7 @@ public struct AHAPWriter: Sendable {
                                      sharpness: roundedValue($1.sharpness)), $0) }
             .sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }
             .map(\.0)
-        let regions = track.regions.sorted { $0.start < $1.start }.compactMap { PlannedRegion($0, transients: transients) }
+        let regions = track.regions.sorted { $0.start < $1.start }.compactMap { PlannedRegion($0, transients: transients, liftRadius: options.rampDuration) }
 
         var elements: [(rank: Int, element: AHAPElement)] = []
         if let name = options.audioFileName {
@@ -252,8 +255,8 @@ private struct PlannedTransient {
 /// per segment (the body's maximum over the segment, carried by the segment's events) and
 /// a ratio (carried by the control), its sharpness into a base (the median, carried by the
 /// events) and an offset (carried by the control). The region is one segment unless a
-/// transient inside it would need the control lifted under its peak; it is then split at
-/// such transients, so the body under them can mostly play as the track says.
+/// transient in it would need the control lifted; it is then split at such transients (and
+/// after their lifts), so the body around them plays as the track says or close to it.
 private struct PlannedRegion {
     var start: Double
     var end: Double
@@ -267,7 +270,8 @@ private struct PlannedRegion {
     /// - Parameters:
     ///   - region: the track's region.
     ///   - transients: the track's transients on the written grid, sorted by time.
-    init?(_ region: HapticTrack.ContinuousRegion, transients: [PlannedTransient]) {
+    ///   - liftRadius: how far, in seconds, a lift reaches either side of its transient.
+    init?(_ region: HapticTrack.ContinuousRegion, transients: [PlannedTransient], liftRadius: Double) {
         start = roundedTime(region.start)
         end = roundedTime(region.end)
         guard end > start, !region.intensity.isEmpty else { return nil }
@@ -276,19 +280,22 @@ private struct PlannedRegion {
         let body = Polyline(region.intensity.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map { Polyline.Knot(time: $0.element.time, value: clampUnit($0.element.value)) })
         guard roundedValue(body.knots.map(\.value).max() ?? 0) > 0 else { return nil }
-        // Split where a transient inside would need a lift, until none does (each split only
-        // lowers the bases, so it never adds a need elsewhere).
+        // Split at each transient that would need a lift, and where it still needs one (the body
+        // rises after it), also where its lift ends: that segment's peak is the body's over the
+        // lift. Until no split helps (each split only lowers the bases, so it never adds a need).
         let (start, end) = (start, end)
-        let inside = transients.filter { $0.time > start && $0.time < end }
+        let inside = transients.filter { $0.time >= start && $0.time < end }
         var splits: [Double] = []
         var spans = Self.segments(of: body, from: start, to: end, splitAt: splits)
         while true {
-            let needing = inside.filter { transient in
-                !splits.contains(transient.time) && roundedValue(body.value(at: transient.time)
-                    / spans.last { $0.start <= transient.time }!.base) < transient.intensity
-            }
-            guard !needing.isEmpty else { break }
-            splits = Array(Set(splits + needing.map(\.time))).sorted()
+            let added = inside.filter { transient in
+                roundedValue(body.value(at: transient.time) / spans.last { $0.start <= transient.time }!.base) < transient.intensity
+            }.map { transient in
+                transient.time > start && !splits.contains(transient.time)
+                    ? transient.time : roundedTime(transient.time + liftRadius + AHAPEncoder.timeResolution)
+            }.filter { $0 < end && !splits.contains($0) }
+            guard !added.isEmpty else { break }
+            splits = Array(Set(splits + added)).sorted()
             spans = Self.segments(of: body, from: start, to: end, splitAt: splits)
         }
         segments = spans
