@@ -367,16 +367,18 @@ private struct PlannedRegion {
 
     /// `HapticContinuous` events covering the region: one run per segment, with the
     /// segment's base as `HapticIntensity`, each run split into equal parts of ≤ 30 s.
-    /// Boundaries are computed on the integer 10 µs grid so all parts abut exactly. A run
-    /// after a split starts one grid step early, with the control's step ramp: the body there
-    /// plays between the two ratios times the lower base, never above the track.
+    /// Boundaries are computed on the integer 10 µs grid so all parts abut exactly. Over the
+    /// grid step of the control's ramp before a split, the run of the lower base plays (the
+    /// later run starts a step early when its base is lower), so the body there plays
+    /// between the two ratios times the lower base: never above the track.
     func continuousEvents() -> [AHAPEvent] {
         let scale = 100_000.0
         let maxPart = Int64(AHAPLimits.maxContinuousDuration * scale)
+        func laterStartsEarly(_ split: Int) -> Bool { split > 0 && segments[split].base < segments[split - 1].base }
         func gridTime(_ t: Double, early: Bool) -> Int64 { Int64((t * scale).rounded()) - (early ? 1 : 0) }
         return segments.enumerated().flatMap { index, segment -> [AHAPEvent] in
-            let from = gridTime(segment.start, early: index > 0)
-            let to = gridTime(segment.end, early: index < segments.count - 1)
+            let from = gridTime(segment.start, early: laterStartsEarly(index))
+            let to = gridTime(segment.end, early: index + 1 < segments.count && laterStartsEarly(index + 1))
             guard to > from else { return [] }
             let parts = (to - from + maxPart - 1) / maxPart
             let bounds = (0...parts).map { from + (to - from) * $0 / parts }
