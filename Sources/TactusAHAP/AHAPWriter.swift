@@ -18,7 +18,8 @@ import TactusPlatform
 ///   region just after its lift ends, so the lifted body rises at most to the body's peak
 ///   over the lift × the transient's intensity, not to the region's.
 /// - The region's intensity ÷ its segment's peak becomes a `HapticIntensityControl` curve
-///   (stepping at a split, as a ramp of one 10 µs grid step) and its sharpness a
+///   (stepping at a split, as a ramp of one 10 µs grid step, over which the segment of the
+///   lower peak plays, so the body dips there for 10 µs but never rises) and its sharpness a
 ///   `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16 points,
 ///   consecutive curves repeat their joint point, and point times are relative to the
 ///   curve's own `Time`.
