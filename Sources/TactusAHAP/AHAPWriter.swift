@@ -7,13 +7,22 @@ import TactusPlatform
 /// - Optional `AudioCustom` event at 0 s carrying the paired audio and its `AudioVolume`.
 ///   `EventWaveformUseVolumeEnvelope` defaults to false here: Core Haptics' default fade
 ///   would soften the very attack the haptics are matched to.
-/// - Each continuous region becomes `HapticContinuous` events of equal length ≤ 30 s, with
-///   `HapticIntensity` = the region's peak intensity and `HapticSharpness` = its median
-///   sharpness; nothing continuous is written outside regions, so silence never buzzes.
-/// - The region's intensity ÷ its peak becomes a `HapticIntensityControl` curve and its
-///   sharpness a `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16
-///   points, consecutive curves repeat their joint point, and point times are relative to
-///   the curve's own `Time`.
+/// - Each continuous region becomes abutting `HapticContinuous` events: one run per
+///   segment, each run of equal parts ≤ 30 s, with `HapticIntensity` = the segment's peak
+///   intensity and `HapticSharpness` = the region's median sharpness; nothing continuous is
+///   written outside regions, so silence never buzzes. A region is one segment, split at
+///   each transient inside it that the control below would have to lift (see below): a
+///   segment's peak is at most the region's, so its control is higher, and a transient on
+///   an attack or on a decay finds the control at or near 1 and needs no lift. A transient
+///   that still needs one (the body rises after it, or it starts the region) also splits the
+///   region just after its lift ends, so the lifted body rises at most to the body's peak
+///   over the lift × the transient's intensity, not to the region's.
+/// - The region's intensity ÷ its segment's peak becomes a `HapticIntensityControl` curve
+///   (stepping at a split, as a ramp of one 10 µs grid step, over which the segment of the
+///   lower peak plays, so the body dips there for 10 µs but never rises) and its sharpness a
+///   `HapticSharpnessControl` curve of (sharpness − median). Curves hold ≤ 16 points,
+///   consecutive curves repeat their joint point, and point times are relative to the
+///   curve's own `Time`.
 /// - Controls act on transients too: `HapticIntensityControl` multiplies a transient's
 ///   intensity (a naive writer scales its transients by the envelope), and Apple's
 ///   documentation is ambiguous about whether `HapticSharpnessControl` shifts them. So, with
@@ -109,7 +118,7 @@ public struct AHAPWriter: Sendable {
                                      sharpness: roundedValue($1.sharpness)), $0) }
             .sorted { ($0.0.time, $0.1) < ($1.0.time, $1.1) }
             .map(\.0)
-        let regions = track.regions.sorted { $0.start < $1.start }.compactMap(PlannedRegion.init)
+        let regions = track.regions.sorted { $0.start < $1.start }.compactMap { PlannedRegion($0, transients: transients, liftRadius: options.rampDuration) }
 
         var elements: [(rank: Int, element: AHAPElement)] = []
         if let audio = options.pairedAudio {
@@ -237,30 +246,84 @@ private struct PlannedTransient {
 }
 
 /// A region on the written grid, its curves clipped to it; its intensity split into a base
-/// (the peak, carried by the events) and a ratio (carried by the control), its sharpness
-/// into a base (the median, carried by the events) and an offset (carried by the control).
+/// per segment (the body's maximum over the segment, carried by the segment's events) and
+/// a ratio (carried by the control), its sharpness into a base (the median, carried by the
+/// events) and an offset (carried by the control). The region is one segment unless a
+/// transient in it would need the control lifted; it is then split at such transients (and
+/// after their lifts), so the body around them plays as the track says or close to it.
 private struct PlannedRegion {
     var start: Double
     var end: Double
-    var baseIntensity: Double
+    /// The spans its continuous events cover, each with its base intensity.
+    var segments: [Segment]
     var baseSharpness: Double
     var intensity: [Polyline.Knot]
     var sharpnessOffset: [Polyline.Knot]
 
     /// Nil for a region that is empty once rounded, or has no intensity to feel.
-    init?(_ region: HapticTrack.ContinuousRegion) {
+    /// - Parameters:
+    ///   - region: the track's region.
+    ///   - transients: the track's transients on the written grid, sorted by time.
+    ///   - liftRadius: how far, in seconds, a lift reaches either side of its transient.
+    init?(_ region: HapticTrack.ContinuousRegion, transients: [PlannedTransient], liftRadius: Double) {
         start = roundedTime(region.start)
         end = roundedTime(region.end)
         guard end > start, !region.intensity.isEmpty else { return nil }
         baseSharpness = median(ofSorted: region.sharpness.map { clampUnit($0.value) }.sorted()).map(roundedValue)
             ?? PatternEvaluator.assumedSharpness
-        baseIntensity = roundedValue(region.intensity.map { clampUnit($0.value) }.max() ?? 0)
-        guard baseIntensity > 0 else { return nil }
-        let peak = baseIntensity
-        intensity = Self.clipped(region.intensity, start, end) { roundedValue($0 / peak) }
+        let body = Polyline(region.intensity.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map { Polyline.Knot(time: $0.element.time, value: clampUnit($0.element.value)) })
+        guard roundedValue(body.knots.map(\.value).max() ?? 0) > 0 else { return nil }
+        // Split at each transient that would need a lift, and where it still needs one (the body
+        // rises after it), also where its lift ends: that segment's peak is the body's over the
+        // lift. Until no split helps (each split only lowers the bases, so it never adds a need).
+        let (start, end) = (start, end)
+        let inside = transients.filter { $0.time >= start && $0.time < end }
+        var splits: [Double] = []
+        var spans = Self.segments(of: body, from: start, to: end, splitAt: splits)
+        while true {
+            let added = inside.filter { transient in
+                roundedValue(body.value(at: transient.time) / spans.last { $0.start <= transient.time }!.base) < transient.intensity
+            }.map { transient in
+                transient.time > start && !splits.contains(transient.time)
+                    ? transient.time : roundedTime(transient.time + liftRadius + AHAPEncoder.timeResolution)
+            }.filter { $0 < end && !splits.contains($0) }
+            guard !added.isEmpty else { break }
+            splits = Array(Set(splits + added)).sorted()
+            spans = Self.segments(of: body, from: start, to: end, splitAt: splits)
+        }
+        segments = spans
+        intensity = Self.clipped(Self.ratio(of: body, to: spans), start, end) { roundedValue($0) }
         let base = baseSharpness
         sharpnessOffset = region.sharpness.isEmpty ? [.init(time: start, value: 0), .init(time: end, value: 0)]
             : Self.clipped(region.sharpness, start, end) { AHAPEncoder.roundedValue(clampUnit($0) - base) }
+    }
+
+    /// The spans between `start`, each split time and `end`, each with the body's maximum
+    /// over it (from its start up to, not including, its end) on the written grid.
+    private static func segments(of body: Polyline, from start: Double, to end: Double,
+                                 splitAt splits: [Double]) -> [Segment] {
+        let bounds = [start] + splits + [end]
+        return zip(bounds, bounds.dropFirst()).map { a, b in
+            let inside = body.knots.filter { $0.time > a && $0.time < b }.map(\.value)
+            let base = roundedValue(([body.value(at: a), body.value(before: b)] + inside).max()!)
+            return Segment(start: a, end: b, base: base)
+        }
+    }
+
+    /// The body ÷ its segment's base, as curve points; at a split, a step from the old
+    /// segment's ratio to the new one's (a segment of base 0 plays nothing: ratio 0).
+    private static func ratio(of body: Polyline, to segments: [Segment]) -> [HapticTrack.Point] {
+        func divided(_ value: Double, _ segment: Segment) -> Double { segment.base > 0 ? value / segment.base : 0 }
+        let splits = Set(segments.dropFirst().map(\.start))
+        var points = body.knots.filter { !splits.contains($0.time) }.map { knot in
+            HapticTrack.Point(time: knot.time, value: divided(knot.value, segments.last { $0.start <= knot.time } ?? segments[0]))
+        }
+        for (before, after) in zip(segments, segments.dropFirst()) {
+            points.append(.init(time: after.start, value: divided(body.value(before: after.start), before)))
+            points.append(.init(time: after.start, value: divided(body.value(at: after.start), after)))
+        }
+        return points
     }
 
     /// The curve's knots inside the region plus its values at both edges, on the written grid.
@@ -296,20 +359,39 @@ private struct PlannedRegion {
         return knots
     }
 
-    /// `HapticContinuous` events covering the region, split into equal parts of ≤ 30 s.
-    /// Boundaries are computed on the integer 10 µs grid so the parts abut exactly.
+    /// `HapticContinuous` events covering the region: one run per segment, with the
+    /// segment's base as `HapticIntensity`, each run split into equal parts of ≤ 30 s.
+    /// Boundaries are computed on the integer 10 µs grid so all parts abut exactly. Over the
+    /// grid step of the control's ramp before a split, the run of the lower base plays (the
+    /// later run starts a step early when its base is lower), so the body there plays
+    /// between the two ratios times the lower base: never above the track.
     func continuousEvents() -> [AHAPEvent] {
         let scale = 100_000.0
-        let from = Int64((start * scale).rounded()), to = Int64((end * scale).rounded())
         let maxPart = Int64(AHAPLimits.maxContinuousDuration * scale)
-        let parts = (to - from + maxPart - 1) / maxPart
-        let bounds = (0...parts).map { from + (to - from) * $0 / parts }
-        let parameters = [AHAPEvent.Parameter(id: AHAPParameterID.hapticIntensity, value: baseIntensity),
-                          AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness, value: baseSharpness)]
-        return zip(bounds, bounds.dropFirst()).map { a, b in
-            AHAPEvent(time: Double(a) / scale, type: .hapticContinuous, duration: Double(b - a) / scale,
-                      parameters: parameters)
+        func laterStartsEarly(_ split: Int) -> Bool { split > 0 && segments[split].base < segments[split - 1].base }
+        func gridTime(_ t: Double, early: Bool) -> Int64 { Int64((t * scale).rounded()) - (early ? 1 : 0) }
+        return segments.enumerated().flatMap { index, segment -> [AHAPEvent] in
+            let from = gridTime(segment.start, early: laterStartsEarly(index))
+            let to = gridTime(segment.end, early: index + 1 < segments.count && laterStartsEarly(index + 1))
+            guard to > from else { return [] }
+            let parts = (to - from + maxPart - 1) / maxPart
+            let bounds = (0...parts).map { from + (to - from) * $0 / parts }
+            let parameters = [AHAPEvent.Parameter(id: AHAPParameterID.hapticIntensity, value: segment.base),
+                              AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness, value: baseSharpness)]
+            return zip(bounds, bounds.dropFirst()).map { a, b in
+                AHAPEvent(time: Double(a) / scale, type: .hapticContinuous, duration: Double(b - a) / scale,
+                          parameters: parameters)
+            }
         }
+    }
+
+    /// A span of the region played by its own continuous events.
+    struct Segment {
+        /// Start and end, in seconds on the written grid.
+        var start: Double
+        var end: Double
+        /// The body's maximum over the span: the events' `HapticIntensity`.
+        var base: Double
     }
 }
 

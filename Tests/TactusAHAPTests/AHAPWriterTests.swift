@@ -114,23 +114,27 @@ final class AHAPWriterTests: XCTestCase {
         XCTAssertFalse(report.diagnostics.contains { $0.kind == .controlLeaksIntoLaterEvents || $0.kind == .controlLeftSetAfterLastEvent }, "\(report)")
     }
 
+    /// A transient where the body starts from nothing: no split makes the control reach its
+    /// intensity there, so the control is lifted to it and no further, and the region is
+    /// split where the lift ends, so the body under the lift rises at most to its own peak
+    /// over the lift × the transient's intensity (not to the region's peak × it).
     func testATransientInsideARegionPlaysAtItsOwnValues() throws {
-        let track = HapticTrack(duration: 3, transients: [.init(time: 1.5, intensity: 0.9, sharpness: 0.8)],
-                                regions: [region(1, 2, intensity: [Point(time: 1, value: 0.1), Point(time: 1.2, value: 0.4),
+        let track = HapticTrack(duration: 3, transients: [.init(time: 1, intensity: 0.9, sharpness: 0.8)],
+                                regions: [region(1, 2, intensity: [Point(time: 1, value: 0), Point(time: 1.2, value: 0.4),
                                                                    Point(time: 2, value: 0.1)],
                                                  sharpness: [Point(time: 1, value: 0.2), Point(time: 2, value: 0.6)])])
         let document = try written(track)
         let evaluator = PatternEvaluator(document)
         let transient = try XCTUnwrap(evaluator.transients.first)
-        // The body's control there is 0.2875 / 0.4: lifted only to the transient's 0.9.
         XCTAssertEqual(transient.intensityControl, 0.9, accuracy: 1e-9, "intensity control lifted to the transient's intensity")
         XCTAssertEqual(transient.eventIntensity, 1, "the event absorbs the rest")
         XCTAssertEqual(transient.effectiveIntensity, 0.9, accuracy: 1e-9)
         XCTAssertEqual(transient.sharpnessControl, 0, accuracy: 1e-9, "sharpness notched to neutral")
-        XCTAssertEqual(evaluator.continuousIntensity(at: 1.5), 0.36, accuracy: 1e-9, "the body rises only to 0.4 × 0.9, not to its peak")
-        // On the line from (1.2, 0.4) to (2, 0.1), away from the ±5 ms lift.
-        XCTAssertEqual(evaluator.continuousIntensity(at: 1.48), 0.295, accuracy: 1e-3, "the body is untouched away from the lift")
-        XCTAssertEqual(evaluator.continuousIntensity(at: 1.52), 0.28, accuracy: 1e-3)
+        // The segment up to the lift's end (5 ms and a grid step) peaks at 0.4 × 0.00501 / 0.2.
+        XCTAssertEqual(evaluator.continuousIntensity(at: 1), 0.01002 * 0.9, accuracy: 1e-4, "the body rises only to its peak over the lift × 0.9")
+        // On the line from (1, 0) to (1.2, 0.4), away from the lift.
+        XCTAssertEqual(evaluator.continuousIntensity(at: 1.02), 0.04, accuracy: 1e-3, "the body is untouched away from the lift")
+        XCTAssertEqual(evaluator.continuousIntensity(at: 1.1), 0.2, accuracy: 1e-3)
         let report = AHAPValidator().validate(AHAPEncoder().encode(document))
         XCTAssertEqual(report.warningCount, 0, "\(report)")
     }
@@ -150,6 +154,33 @@ final class AHAPWriterTests: XCTestCase {
         let body = Polyline(intensity.map { Polyline.Knot(time: $0.time, value: $0.value) })
         for t in stride(from: 1.49, through: 1.51, by: 0.001) {
             XCTAssertEqual(evaluator.continuousIntensity(at: t), body.value(at: t), accuracy: 1e-3, "at \(t)")
+        }
+        let report = AHAPValidator().validate(AHAPEncoder().encode(document))
+        XCTAssertEqual(report.warningCount, 0, "\(report)")
+    }
+
+    /// A body decaying from a loud attack, a transient on the attack and a weaker one later,
+    /// louder than the decayed body ÷ the region's peak: the region splits at the later one,
+    /// so neither needs a lift and the body within 10 ms of each plays as the track says.
+    func testTheBodyStaysTrueAroundTransientsOnADecay() throws {
+        let intensity = [Point(time: 1, value: 0.05), Point(time: 1.2, value: 0.05), Point(time: 1.21, value: 0.8),
+                         Point(time: 2, value: 0.1)]
+        let transients: [HapticTrack.Transient] = [.init(time: 1.21, intensity: 0.9, sharpness: 0.8),
+                                                   .init(time: 1.6, intensity: 0.7, sharpness: 0.4)]
+        let track = HapticTrack(duration: 3, transients: transients,
+                                regions: [region(1, 2, intensity: intensity, sharpness: [Point(time: 1, value: 0.3), Point(time: 2, value: 0.5)])])
+        let document = try written(track)
+        let evaluator = PatternEvaluator(document)
+        XCTAssertEqual(evaluator.transients.count, 2)
+        for (played, wanted) in zip(evaluator.transients, transients) {
+            XCTAssertEqual(played.effectiveIntensity, wanted.intensity, accuracy: 1e-3, "at \(wanted.time)")
+        }
+        let body = Polyline(intensity.map { Polyline.Knot(time: $0.time, value: $0.value) })
+        for transient in transients {
+            for step in -20...20 {
+                let t = transient.time + Double(step) / 2000
+                XCTAssertEqual(evaluator.continuousIntensity(at: t), body.value(at: t), accuracy: 0.01, "at \(t)")
+            }
         }
         let report = AHAPValidator().validate(AHAPEncoder().encode(document))
         XCTAssertEqual(report.warningCount, 0, "\(report)")
