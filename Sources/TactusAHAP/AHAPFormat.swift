@@ -18,7 +18,7 @@ public struct AHAPFormat: HapticReadableFormat {
     public static let pairsAudio = true
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
     public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: AHAPWriter.Options.defaultRampDuration * 1000, unit: "ms",
-                help: "Length of the control ramps around a transient and of the return to neutral after a continuous region. The continuous body rises to its region's peak for the ramps around each transient (the controls are neutral at the transient instant).")
+                help: "Length of the control ramps around a transient and of the return to neutral after a continuous region. The sharpness control is neutral at each transient; the intensity control is lifted only where a transient needs it (the body's events are split at transients so it rarely does), and the body then rises for the ramps at most to its peak over them × the transient's intensity.")
     public static let split = ParameterDescriptor.flag("split", default: false,
                 help: "Write two patterns, <stem>.continuous.ahap (the body, its envelope exact, with the paired audio) and <stem>.transients.ahap, as Meta and Lofelt export, instead of one <stem>.ahap.")
     public static let parameters: [ParameterDescriptor] = [rampMs, split]
