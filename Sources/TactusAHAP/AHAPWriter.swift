@@ -32,11 +32,15 @@ import TactusPlatform
 ///     of `rampDuration`); the transient's `HapticIntensity` is its intensity ÷ the control
 ///     as evaluated (≤ 1), so it plays at its own intensity while the body under it plays
 ///     as the track says, or rises only as far as the transient itself;
-///   - the sharpness control is notched to exactly neutral (0) at every transient, so each
-///     transient plays at its own `HapticSharpness` under either reading;
-///   - after each region both controls ramp back to neutral within `rampDuration` of its end
-///     (and a transient there pins them to neutral), so later transients are not scaled by a
-///     persisting last value.
+///   - the sharpness control is notched to neutral (0) at every transient where it lies more
+///     than `sharpnessSlack` from it; elsewhere it is left as the body needs it and the
+///     transient's `HapticSharpness` absorbs half of it, so each transient plays within
+///     `sharpnessSlack` / 2 of its own sharpness under either reading;
+///   - after the last region, and after each region that a transient follows before the next
+///     region starts, both controls ramp back to neutral within `rampDuration` of its end (and
+///     a transient there pins them to neutral), so later transients are not scaled by a
+///     persisting last value and the pattern ends neutral. Between regions with no event in
+///     between, the next region's curves take over at its start instead.
 ///
 /// Output is sorted by time (at equal times: audio, curves, continuous events, transients).
 public struct AHAPWriter: Sendable {
@@ -53,6 +57,12 @@ public struct AHAPWriter: Sendable {
         public var rampDuration: Double
         /// `rampDuration` unless set (also `AHAPFormat`'s `rampMs` default).
         public static let defaultRampDuration = 0.005
+        /// How far (in sharpness, 0…1) the sharpness control may lie from neutral at a
+        /// transient without notching it there: the transient then plays within half of it of
+        /// its own sharpness under either reading of the control. Below the 0.01 by which
+        /// `AHAPValidator` lets the two readings differ (`transientTolerance`), less room for
+        /// rounding; a vibrotactile frequency difference needs some 15–30 % to be felt.
+        public static let sharpnessSlack = 0.008
 
         /// - Parameters:
         ///   - pairedAudio: the audio event's file, volume and volume envelope, or nil.
@@ -132,20 +142,25 @@ public struct AHAPWriter: Sendable {
         // event then absorbs the rest. After a region's end it is pinned to neutral.
         let intensityCurves = controlCurves(AHAPParameterID.hapticIntensityControl, neutral: 1, regions: regions,
                                             knots: \.intensity, transients: transients) { max($0, $1.intensity) }
-        // Sharpness control: notched to exactly neutral at each transient.
+        // Sharpness control: notched to neutral at each transient it would shift by more than
+        // the slack.
         let sharpnessCurves = controlCurves(AHAPParameterID.hapticSharpnessControl, neutral: 0, regions: regions,
-                                            knots: \.sharpnessOffset, transients: transients) { _, _ in 0 }
+                                            knots: \.sharpnessOffset, transients: transients,
+                                            slack: Options.sharpnessSlack) { _, _ in 0 }
         let curves = intensityCurves + sharpnessCurves
         elements += curves.map { (1, .curve($0)) }
 
-        // Compensate each transient for the intensity control exactly as it will play: its
-        // event intensity is its wanted intensity ÷ the control (≤ 1 by the lift above).
+        // Compensate each transient for the controls exactly as they will play: its event
+        // intensity is its wanted intensity ÷ the intensity control (≤ 1 by the lift above),
+        // its event sharpness its own less half the sharpness control (0 where notched).
         let controls = PatternEvaluator(AHAPDocument(pattern: curves.map { .curve($0) }))
         for transient in transients {
             let control = controls.controlValue(AHAPParameterID.hapticIntensityControl, at: transient.time)
             let intensity = control > 0 ? roundedValue(min(1, transient.intensity / control)) : 0
+            let offset = controls.controlValue(AHAPParameterID.hapticSharpnessControl, at: transient.time)
             let parameters = [AHAPEvent.Parameter(id: AHAPParameterID.hapticIntensity, value: intensity),
-                              AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness, value: transient.sharpness)]
+                              AHAPEvent.Parameter(id: AHAPParameterID.hapticSharpness,
+                                                  value: roundedValue(transient.sharpness - offset / 2))]
             elements.append((3, .event(AHAPEvent(time: transient.time, type: .hapticTransient, parameters: parameters))))
         }
 
@@ -195,7 +210,7 @@ public struct AHAPWriter: Sendable {
     /// the span where that region's curves are in force) pins it to `neutral`.
     private func controlCurves(_ id: String, neutral: Double, regions: [PlannedRegion],
                                knots: KeyPath<PlannedRegion, [Polyline.Knot]>, transients: [PlannedTransient],
-                               target: (Double, PlannedTransient) -> Double) -> [AHAPParameterCurve] {
+                               slack: Double = 0, target: (Double, PlannedTransient) -> Double) -> [AHAPParameterCurve] {
         var curves: [AHAPParameterCurve] = []
         var mustTakeOver = false
         for (index, region) in regions.enumerated() {
@@ -203,13 +218,16 @@ public struct AHAPWriter: Sendable {
             guard mustTakeOver || shape.contains(where: { $0.value != neutral }) else { continue }
             let nextStart = index + 1 < regions.count ? regions[index + 1].start : Double.infinity
             let resetTime = roundedTime(min(region.end + options.rampDuration, nextStart))
-            if let last = shape.last, last.value != neutral, resetTime > region.end {
+            let inForce = transients.filter { $0.time >= region.start && $0.time < nextStart }
+            // With no next region, or a transient before it, the control returns to neutral;
+            // otherwise nothing plays until the next region's curve takes over.
+            let returns = nextStart == .infinity || inForce.contains { $0.time >= region.end }
+            if returns, let last = shape.last, last.value != neutral, resetTime > region.end {
                 shape.append(Polyline.Knot(time: resetTime, value: neutral))
             }
             let control = Polyline(shape)
-            let pins = transients.filter { $0.time >= region.start && $0.time < nextStart }
-                .map { ($0.time, $0.time < region.end ? target(control.value(at: $0.time), $0) : neutral) }
-            let pinned = control.pinned(pins, radius: options.rampDuration)
+            let pins = inForce.map { ($0.time, $0.time < region.end ? target(control.value(at: $0.time), $0) : neutral) }
+            let pinned = control.pinned(pins, radius: options.rampDuration, slack: slack)
             curves += Self.curves(id, pinned)
             mustTakeOver = pinned.knots.last.map { $0.value != neutral } ?? false
         }
@@ -396,14 +414,15 @@ private struct PlannedRegion {
 }
 
 private extension Polyline {
-    /// A copy that passes through every pin, changed only near the pins that need it.
+    /// A copy that passes through every pin within `slack`, changed only near the pins that
+    /// need it.
     ///
-    /// Around each pin whose value differs from the curve, the curve is replaced within
+    /// Around each pin whose value differs from the curve by more than `slack`, the curve is replaced within
     /// `radius` (never before its first knot, which is its start) by straight ramps from
     /// the curve to the pin and back. Pins inside a replaced stretch are kept as knots so
     /// their values survive; nearby pins share one stretch. Pins at one time merge to the
     /// largest value. Times are on the written grid already; new knots are rounded onto it.
-    func pinned(_ pins: [(time: Double, value: Double)], radius: Double) -> Polyline {
+    func pinned(_ pins: [(time: Double, value: Double)], radius: Double, slack: Double) -> Polyline {
         guard let firstTime = knots.first?.time else { return self }
         let round = AHAPEncoder.roundedValue
         var merged: [(time: Double, value: Double)] = []
@@ -415,7 +434,7 @@ private extension Polyline {
             }
         }
         var windows: [ClosedRange<Double>] = []
-        for pin in merged where pin.value != round(value(at: pin.time)) {
+        for pin in merged where abs(pin.value - round(value(at: pin.time))) > slack {
             let window = roundedTime(max(firstTime, pin.time - radius))...roundedTime(pin.time + radius)
             if let last = windows.last, window.lowerBound <= last.upperBound {
                 windows[windows.count - 1] = last.lowerBound...window.upperBound

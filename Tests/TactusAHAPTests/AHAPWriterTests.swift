@@ -114,6 +114,60 @@ final class AHAPWriterTests: XCTestCase {
         XCTAssertFalse(report.diagnostics.contains { $0.kind == .controlLeaksIntoLaterEvents || $0.kind == .controlLeftSetAfterLastEvent }, "\(report)")
     }
 
+    /// Between two regions with no event in between nothing plays, so the first region's
+    /// controls are not brought back to neutral there: the next region's curves take over at
+    /// its start. After the last region, and where a transient lies between, they return.
+    func testControlsReturnToNeutralOnlyWhereSomethingPlaysNext() throws {
+        let first = region(1, 2, intensity: [Point(time: 1, value: 0.8), Point(time: 2, value: 0.2)],
+                           sharpness: [Point(time: 1, value: 0.1), Point(time: 2, value: 0.9)])
+        let second = region(3, 4, intensity: [Point(time: 3, value: 0.2), Point(time: 4, value: 0.8)],
+                            sharpness: [Point(time: 3, value: 0.9), Point(time: 4, value: 0.1)])
+        let quiet = try written(HapticTrack(duration: 5, regions: [first, second]))
+        let knotTimes = quiet.curves.flatMap { curve in curve.controlPoints.map { curve.time + $0.time } }
+        XCTAssertFalse(knotTimes.contains { $0 > 2 && $0 < 3 }, "no return between the regions: \(knotTimes)")
+        let evaluator = PatternEvaluator(quiet)
+        XCTAssertNotEqual(evaluator.controlValue(AHAPParameterID.hapticSharpnessControl, at: 2.5), 0, "left as the first region ends")
+        for (t, intensity, sharpness) in [(1.5, 0.5, 0.5), (3.0, 0.2, 0.9), (3.5, 0.5, 0.5)] {
+            XCTAssertEqual(evaluator.continuousIntensity(at: t), intensity, accuracy: 1e-4, "at \(t)")
+            XCTAssertEqual(try XCTUnwrap(evaluator.continuousSharpness(at: t)), sharpness, accuracy: 1e-4, "at \(t)")
+        }
+        XCTAssertEqual(evaluator.controlValue(AHAPParameterID.hapticIntensityControl, at: 10), 1, "the pattern ends neutral")
+        XCTAssertEqual(evaluator.controlValue(AHAPParameterID.hapticSharpnessControl, at: 10), 0)
+        XCTAssertEqual(AHAPValidator().validate(AHAPEncoder().encode(quiet)).warningCount, 0)
+
+        let between = HapticTrack(duration: 5, transients: [.init(time: 2.5, intensity: 0.6, sharpness: 0.3)], regions: [first, second])
+        let document = try written(between)
+        let transient = try XCTUnwrap(PatternEvaluator(document).transients.first)
+        XCTAssertEqual(transient.intensityControl, 1)
+        XCTAssertEqual(transient.sharpnessControl, 0)
+        XCTAssertEqual(transient.effectiveIntensity, 0.6, accuracy: 1e-9)
+        XCTAssertEqual(AHAPValidator().validate(AHAPEncoder().encode(document)).warningCount, 0)
+    }
+
+    /// The sharpness control is notched at a transient only where it lies more than
+    /// `sharpnessSlack` from neutral. Within it the body keeps its sharpness and the
+    /// transient's event absorbs half the control, so it plays within half the slack of its
+    /// own sharpness under either reading; beyond it, the notch makes it exact.
+    func testASmallSharpnessOffsetIsAbsorbedAndALargeOneNotched() throws {
+        let slack = AHAPWriter.Options.sharpnessSlack
+        for (sharpness, notched) in [([Point(time: 1, value: 0.5), Point(time: 2, value: 0.51)], false),
+                                     ([Point(time: 1, value: 0.1), Point(time: 2, value: 0.9)], true)] {
+            let track = HapticTrack(duration: 3, transients: [.init(time: 1.2, intensity: 0.5, sharpness: 0.7)],
+                                    regions: [region(1, 2, intensity: [Point(time: 1, value: 0.8)], sharpness: sharpness)])
+            let document = try written(track)
+            let evaluator = PatternEvaluator(document)
+            let transient = try XCTUnwrap(evaluator.transients.first)
+            for reading in PatternEvaluator.SharpnessReading.allCases {
+                XCTAssertEqual(transient.effectiveSharpness(reading), 0.7, accuracy: notched ? 1e-4 : slack / 2 + 1e-4, "\(reading)")
+            }
+            XCTAssertEqual(transient.sharpnessControl == 0, notched)
+            // The track's body at 1.2 s: 0.502 or 0.26; notched, it plays its median (0.5) there.
+            let body = try XCTUnwrap(evaluator.continuousSharpness(at: 1.2))
+            XCTAssertEqual(body, notched ? 0.5 : 0.502, accuracy: 1e-4)
+            XCTAssertEqual(AHAPValidator().validate(AHAPEncoder().encode(document)).warningCount, 0)
+        }
+    }
+
     /// A transient where the body starts from nothing: no split makes the control reach its
     /// intensity there, so the control is lifted to it and no further, and the region is
     /// split where the lift ends, so the body under the lift rises at most to its own peak
