@@ -88,17 +88,17 @@ public enum SharpnessSettings: TunablePart {
                 help: "What the body's sharpness measures. weightedCentroid: each frame's log2 centroid less the sound's weight in the lows (the power-weighted mean, over its audible frames, of what the transients' weighted centroid takes off), mapped lowOctaves…highOctaves: a rumble feels round, a hiss crisp, and within the sound the curve moves as the centroid does; centroid: the magnitude centroid mapped lowHz…highHz.")
     public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 5.8, unit: "octaves",
                 help: "weightedCentroid: the value (log2 Hz less the weight in the lows) that maps to sharpness 0.")
-    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 8.3, unit: "octaves",
+    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 8.6, unit: "octaves",
                 help: "weightedCentroid value that maps to sharpness 1.")
-    public static let knee = ParameterDescriptor.number("knee", 0...0.5, default: 0.5,
-                help: "weightedCentroid: width of each soft end of the octave scale, in sharpness: linear from knee to 1 − knee, bending towards 0 (as 1/x: knee²/(2·knee − x)) and towards 1 (exponentially) beyond, so a body darker than lowOctaves (or brighter than highOctaves) still moves as its brightness does; 0 clips at lowOctaves and highOctaves.")
-    public static let gamma = ParameterDescriptor.number("gamma", 0.5...3, default: 1.3,
+    public static let knee = ParameterDescriptor.number("knee", 0...0.5, default: 0.3,
+                help: "weightedCentroid: width of each soft end of the octave scale, in sharpness: linear from knee to 1 − knee, bending towards 0 (as 1/x: knee²/(2·knee − x)) and towards 1 (as 1/x: 1 − knee²/(2·knee − (1 − x))) beyond, so a body darker than lowOctaves (or brighter than highOctaves) still moves as its brightness does; 0 clips at lowOctaves and highOctaves.")
+    public static let gamma = ParameterDescriptor.number("gamma", 0.5...3, default: 1.15,
                 help: "weightedCentroid: exponent on the scaled value (above 1 keeps dark bodies rounder while bright ones stay crisp).")
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
-    public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 10, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.03, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.03 of the default 2.5 octaves is 0.075 octave); centroid: in sharpness units.")
-    public static let lowWeightScale = ParameterDescriptor.number("lowWeightScale", 0...4, default: 2,
+    public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 6, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.04, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.04 of the default 2.8 octaves is 0.112 octave); centroid: in sharpness units.")
+    public static let lowWeightScale = ParameterDescriptor.number("lowWeightScale", 0...4, default: 3.5,
                 help: "weightedCentroid: times the sound's weight in the lows (what the transients' measure takes off, averaged over the sound) the body's brightness loses: above 1 a body with heavy lows (an impact's thud) reads rounder against a light one (a click) than the transients do.")
     public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance, lowWeightScale]
     public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]

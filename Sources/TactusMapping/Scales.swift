@@ -62,9 +62,10 @@ public struct LogFrequencyScale: Equatable, Sendable {
 /// `lowOctaves` → 0, `highOctaves` → 1, linear between, clipped at both ends; or, with a
 /// `knee` above 0, linear from `knee` to 1 − `knee` and bending beyond (value and slope
 /// continuous), so brightnesses past the ends keep their order instead of tying at 0 or 1:
-/// towards 0 as knee² / (2·knee − x) of the linear position x, which falls only as 1/x, so a
-/// body octaves darker than `lowOctaves` still moves by more than the 4 decimals a format
-/// writes; towards 1 exponentially, 1 − knee·exp((1 − x)/knee − 1).
+/// towards 0 as knee² / (2·knee − x) of the linear position x and towards 1 as
+/// 1 − knee² / (2·knee − (1 − x)), each approaching its end only as 1/x, so a body octaves
+/// darker than `lowOctaves` or brighter than `highOctaves` still moves by more than the 4
+/// decimals a format writes.
 struct OctaveScale {
     let lowOctaves: Double
     let span: Double
@@ -81,7 +82,7 @@ struct OctaveScale {
         let x = (octaves - lowOctaves) / span
         guard knee > 0 else { return min(1, max(0, x)) }
         if x < knee { return knee * knee / (2 * knee - x) }
-        if x > 1 - knee { return 1 - knee * exp((1 - x) / knee - 1) }
+        if x > 1 - knee { return 1 - knee * knee / (2 * knee - (1 - x)) }
         return x
     }
 }

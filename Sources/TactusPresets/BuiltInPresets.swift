@@ -82,14 +82,14 @@ enum BuiltInPresets {
     "sharpness": {
       "from": "weightedCentroid",
       "lowOctaves": 5.8,
-      "highOctaves": 8.3,
-      "knee": 0.5,
-      "gamma": 1.3,
+      "highOctaves": 8.6,
+      "knee": 0.3,
+      "gamma": 1.15,
       "lowHz": 150,
       "highHz": 6000,
-      "smoothingMs": 10,
-      "tolerance": 0.03,
-      "lowWeightScale": 2
+      "smoothingMs": 6,
+      "tolerance": 0.04,
+      "lowWeightScale": 3.5
     }
   },
   "output": {

@@ -99,11 +99,11 @@ final class MapperRuleTests: XCTestCase {
 
     /// sharpness `weightedCentroid`: log2 centroid less `lowWeightScale` × the sound's weight
     /// in the lows, on lowOctaves…highOctaves: a 512 Hz centroid with one octave of low weight,
-    /// counted twice, is 7 octaves, 0.48 of 5.8…8.3; counted once, 8 octaves, 0.88.
+    /// counted twice, is 7 octaves, 1.2/2.8 of 5.8…8.6; counted once, 8 octaves, 2.2/2.8.
     func testBodySharpnessTakesTheWeightInTheLowsOff() throws {
         let levels = frameLevels([(10..<90, 0)])
         let centroids = [Float](repeating: 512, count: 100)
-        for (scale, expected) in [(2.0, 0.48), (1.0, 0.88)] {
+        for (scale, expected) in [(2.0, 1.2 / 2.8), (1.0, 2.2 / 2.8)] {
             let track = try mapper(sharpness: ["knee": .number(0), "gamma": .number(1), "smoothingMs": .number(0),
                                                "lowWeightScale": .number(scale)])
                 .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { log2($0) - 1 }))
