@@ -117,7 +117,8 @@ enum BuiltInPresets {
       "mergeGapMs": 120
     },
     "sharpness": {
-      "smoothingMs": 30
+      "smoothingMs": 30,
+      "tolerance": 0.025
     }
   }
 }
@@ -145,7 +146,8 @@ enum BuiltInPresets {
       "mergeGapMs": 200
     },
     "sharpness": {
-      "smoothingMs": 40
+      "smoothingMs": 40,
+      "tolerance": 0.025
     }
   }
 }
