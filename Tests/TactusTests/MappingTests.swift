@@ -119,8 +119,8 @@ final class MappingTests: XCTestCase {
     }
 
     /// 50 and 70 Hz: a body octaves darker than the scale's low end. Its sharpness stays near
-    /// 0 but well above the AHAP's 4 decimals, so it still moves with the brightness (an
-    /// exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
+    /// 0 (about 0.008) but above the AHAP's 4 decimals, so it still moves with the brightness
+    /// (an exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
     func testADarkBodyStillMovesWithItsBrightness() throws {
         let (sharpness, centroid) = try playedSharpness(balance(50, 70))
         XCTAssertLessThan(sharpness.max() ?? 1, 0.1)
@@ -130,8 +130,8 @@ final class MappingTests: XCTestCase {
     }
 
     /// 6 and 9 kHz: a body octaves brighter than the scale's high end. Its sharpness stays near
-    /// 1 but well under it, so it still moves with the brightness (an exponential soft end
-    /// squeezed it to within 0.001 of 1: a handful of distinct values).
+    /// 1 (about 0.95) but well under it, so it still moves with the brightness (an exponential
+    /// soft end squeezed it to within 0.001 of 1: a handful of distinct values).
     func testABrightBodyStillMovesWithItsBrightness() throws {
         let (sharpness, centroid) = try playedSharpness(balance(6000, 9000))
         XCTAssertGreaterThan(sharpness.min() ?? 0, 0.9)
