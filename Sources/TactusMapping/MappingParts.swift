@@ -75,7 +75,7 @@ public enum IntensitySettings: TunablePart {
     public static let gate = ParameterDescriptor.number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off.")
     public static let minRegionMs = ParameterDescriptor.number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them).")
     public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.06, help: "Largest error of the simplified curve, in intensity units (0.06 of the default 0…0.8 over −50…0 dB is 3.75 dB).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.055, help: "Largest error of the simplified curve, in intensity units (0.055 of the default 0…0.8 over −50…0 dB is 3.44 dB).")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
     public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb)]
 }

@@ -77,7 +77,7 @@ enum BuiltInPresets {
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
-      "tolerance": 0.06
+      "tolerance": 0.055
     },
     "sharpness": {
       "from": "weightedCentroid",
