@@ -417,9 +417,9 @@ private extension Polyline {
     /// A copy that passes through every pin within `slack`, changed only near the pins that
     /// need it.
     ///
-    /// Around each pin whose value differs from the curve by more than `slack`, the curve is replaced within
-    /// `radius` (never before its first knot, which is its start) by straight ramps from
-    /// the curve to the pin and back. Pins inside a replaced stretch are kept as knots so
+    /// Around each pin whose value differs from the curve by more than `slack`, the curve is
+    /// replaced within `radius` (never before its first knot, which is its start) by straight
+    /// ramps from the curve to the pin and back. Pins inside a replaced stretch are kept as knots so
     /// their values survive; nearby pins share one stretch. Pins at one time merge to the
     /// largest value. Times are on the written grid already; new knots are rounded onto it.
     func pinned(_ pins: [(time: Double, value: Double)], radius: Double, slack: Double) -> Polyline {
