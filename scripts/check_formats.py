@@ -91,15 +91,17 @@ def ahap_events(path: Path, kind: str) -> list[dict]:
     return sorted(out)
 
 
-def ahap_control(path: Path, times: np.ndarray) -> np.ndarray:
-    """The HapticIntensityControl of an AHAP at `times`: the latest curve that has started,
-    linear between its points, its last value held until the next curve starts; 1 before any."""
+def ahap_control(path: Path, times: np.ndarray, parameter: str = "HapticIntensityControl",
+                 neutral: float = 1.0) -> np.ndarray:
+    """A control of an AHAP at `times` (HapticIntensityControl unless `parameter` names
+    another): the latest curve that has started, linear between its points, its last value
+    held until the next curve starts; `neutral` before any."""
     items = json.loads(path.read_text())["Pattern"]
     curves = sorted([(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
                     for item in items
-                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
+                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == parameter
                     and c["ParameterCurveControlPoints"])
-    control = np.ones(len(times))
+    control = np.full(len(times), neutral)
     for curve in curves:
         started = times >= curve[0][0]
         control[started] = np.interp(times[started], [p[0] for p in curve], [p[1] for p in curve])
@@ -219,25 +221,10 @@ LIFT_REACH = 0.0055
 BODY_TOLERANCE = 5e-4
 
 
-def ahap_sharpness_control(path: Path, times: np.ndarray) -> np.ndarray:
-    """The HapticSharpnessControl of an AHAP at `times`, as `ahap_control` reads the intensity
-    control; 0 before any."""
-    items = json.loads(path.read_text())["Pattern"]
-    curves = sorted([(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
-                    for item in items
-                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticSharpnessControl"
-                    and c["ParameterCurveControlPoints"])
-    control = np.zeros(len(times))
-    for curve in curves:
-        started = times >= curve[0][0]
-        control[started] = np.interp(times[started], [p[0] for p in curve], [p[1] for p in curve])
-    return control
-
-
 def ahap_body(path: Path, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The continuous intensity (`ahap_intensity`) and sharpness (event sharpness + the
     sharpness control, 0 where no continuous event plays) an AHAP plays at `times`."""
-    control = ahap_sharpness_control(path, times)
+    control = ahap_control(path, times, "HapticSharpnessControl", neutral=0.0)
     sharpness = np.zeros(len(times))
     for time, duration, _, value in ahap_events(path, "HapticContinuous"):
         inside = (times >= time) & (times < time + duration)
