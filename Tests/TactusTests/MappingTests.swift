@@ -122,21 +122,24 @@ final class MappingTests: XCTestCase {
     /// 0 (about 0.008) but above the AHAP's 4 decimals, so it still moves with the brightness
     /// (an exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
     func testADarkBodyStillMovesWithItsBrightness() throws {
-        let (sharpness, centroid) = try playedSharpness(balance(50, 70))
-        XCTAssertLessThan(sharpness.max() ?? 1, 0.1)
-        XCTAssertGreaterThan(sharpness.min() ?? 0, 0.005)
-        XCTAssertGreaterThan(Set(sharpness).count, 8)
-        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.75)
+        try assertBodyOf(balance(50, 70), playsAbove: 0.005, below: 0.1)
     }
 
     /// 6 and 9 kHz: a body octaves brighter than the scale's high end. Its sharpness stays near
     /// 1 (about 0.95) but well under it, so it still moves with the brightness (an exponential
     /// soft end squeezed it to within 0.001 of 1: a handful of distinct values).
     func testABrightBodyStillMovesWithItsBrightness() throws {
-        let (sharpness, centroid) = try playedSharpness(balance(6000, 9000))
-        XCTAssertGreaterThan(sharpness.min() ?? 0, 0.9)
-        XCTAssertLessThan(sharpness.max() ?? 1, 0.99)
-        XCTAssertGreaterThan(Set(sharpness).count, 8)
-        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.75)
+        try assertBodyOf(balance(6000, 9000), playsAbove: 0.9, below: 0.99)
+    }
+
+    /// The body of `signal` plays its sharpness strictly between `low` and `high`, in more
+    /// than 8 distinct values, ranked as its brightness (Spearman above 0.75).
+    func assertBodyOf(_ signal: [Float], playsAbove low: Double, below high: Double,
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let (sharpness, centroid) = try playedSharpness(signal)
+        XCTAssertGreaterThan(sharpness.min() ?? 0, low, file: file, line: line)
+        XCTAssertLessThan(sharpness.max() ?? 1, high, file: file, line: line)
+        XCTAssertGreaterThan(Set(sharpness).count, 8, file: file, line: line)
+        XCTAssertGreaterThan(Statistics.spearman(sharpness, centroid) ?? 0, 0.75, file: file, line: line)
     }
 }
