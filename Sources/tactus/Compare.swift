@@ -15,6 +15,7 @@ struct Compare: ParsableCommand {
         Examples:
           tactus compare boom.ahap t/boom.haptic
           tactus compare design.haptic t/design.ahap --transient-mask-ms 10
+          tactus compare boom.ahap t/boom.haptic --format json
         """)
 
     @Argument(help: "The original haptic file.")
@@ -35,6 +36,13 @@ struct Compare: ParsableCommand {
     @Option(help: ArgumentHelp("Leave the continuous intensity this close to a transient out of the comparison.", valueName: "ms"))
     var transientMaskMs = 0.0
 
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(help: "text (two lines) or json (every number, for scripts).")
+    var format: OutputFormat = .text
+
     func validate() throws {
         guard transientMaskMs >= 0, transientMaskMs.isFinite else {
             throw ValidationError("--transient-mask-ms must be 0 or more")
@@ -50,15 +58,28 @@ struct Compare: ParsableCommand {
             throw ExitCode(1)
         }
         let comparison = PlaybackComparison(reference: tracks[0], candidate: tracks[1], transientMask: transientMaskMs / 1000)
-        print(Self.summary(comparison))
         let within = comparison.keepsEveryTransient
             && comparison.worstTimeError * 1000 <= maxTimeMs + 1e-9
             && comparison.worstIntensityError <= maxIntensity + 1e-9
             && comparison.envelopeRMS <= maxEnvelopeRms + 1e-9
+        print(format == .json ? Self.json(comparison, within: within).prettyText() : Self.summary(comparison),
+              terminator: format == .json ? "" : "\n")
         if !within {
             report("\(candidate): plays differently from \(reference) (limits: \(maxTimeMs) ms, intensity \(maxIntensity), envelope RMS \(maxEnvelopeRms))")
             throw ExitCode(1)
         }
+    }
+
+    static func json(_ c: PlaybackComparison, within: Bool) -> JSONValue {
+        .object([("transients", .object([("reference", .number(Double(c.referenceTransients))),
+                                         ("candidate", .number(Double(c.candidateTransients))),
+                                         ("paired", .number(Double(c.pairedTransients))),
+                                         ("worstTimeMs", .number(c.worstTimeError * 1000)),
+                                         ("worstIntensity", .number(c.worstIntensityError)),
+                                         ("worstSharpness", .number(c.worstSharpnessError))])),
+                 ("envelope", .object([("samples", .number(Double(c.envelopeSamples))), ("stepMs", .number(c.envelopeStep * 1000)),
+                                       ("rms", .number(c.envelopeRMS)), ("worst", .number(c.envelopeWorst))])),
+                 ("withinLimits", .bool(within))])
     }
 
     static func summary(_ c: PlaybackComparison) -> String {

@@ -11,6 +11,9 @@ public struct CorpusEvaluation {
     public struct FileResult {
         /// The annotation: the sound, its condition and the onsets wanted.
         public var truth: GroundTruth
+        /// The folder of the annotation, relative to the folder evaluated ("" for that folder
+        /// itself, or when no root was given).
+        public var folder: String
         /// Times of the transients written, in seconds.
         public var detected: [Double]
         /// What the written file plays against the sound's own envelope.
@@ -32,8 +35,9 @@ public struct CorpusEvaluation {
     /// - Parameters:
     ///   - annotations: the annotated sounds (`GroundTruth.find(in:)`).
     ///   - preset: the preset scored.
+    ///   - root: the folder evaluated, which each file's `folder` is relative to; nil for none.
     /// - Returns: the scores per file and the failures.
-    public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset) -> CorpusEvaluation {
+    public static func run(_ annotations: [GroundTruth], preset: ResolvedPreset, root: URL? = nil) -> CorpusEvaluation {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tactus-evaluate-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -49,7 +53,8 @@ public struct CorpusEvaluation {
                 let reference = try ReferenceEnvelope.measure(truth.audio, sound: sound)
                 let fidelity = try Fidelity.measure(file: ahap, format: AHAPFormat(), reference: reference, sound: sound)
                 let controlPoints = try AHAPDecoder().decode(Data(contentsOf: ahap)).controlPointCount
-                evaluation.files.append(FileResult(truth: truth, detected: result.track.transients.map(\.time),
+                evaluation.files.append(FileResult(truth: truth, folder: folder(of: truth.audio, in: root),
+                                                   detected: result.track.transients.map(\.time),
                                                    fidelity: fidelity,
                                                    controlPointsPerSecond: Double(controlPoints) / max(reference.duration, 1e-3)))
             } catch {
@@ -57,6 +62,14 @@ public struct CorpusEvaluation {
             }
         }
         return evaluation
+    }
+
+    /// The folder holding `audio`, relative to `root`: "" for `root` itself or without one.
+    static func folder(of audio: URL, in root: URL?) -> String {
+        guard let root else { return "" }
+        let base = root.standardizedFileURL.path, parent = audio.deletingLastPathComponent().standardizedFileURL.path
+        guard parent.hasPrefix(base + "/") else { return "" }
+        return String(parent.dropFirst(base.count + 1))
     }
 
     /// Transient timing pooled over the files.
@@ -113,6 +126,97 @@ public struct CorpusEvaluation {
         lines.append("validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
                      + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))   "
                      + "harmony warnings: \(files.map(\.fidelity.harmonyWarnings).reduce(0, +))")
+        lines.append("")
+        lines.append("how far it moves (Movement: frames of 10 ms; body: played intensity ≥ 0.05; sharpness r and /octave "
+                     + "against the log2 centroid; moving: centroid p90−p10 ≥ 1 octave; intensity and envelope where the "
+                     + "played intensity or the 20 ms level over 60 dB exceeds 0.05, best lag of ±1 frame; spreads p90−p10, "
+                     + "means over files)")
+        lines.append(MovementSummary.header)
+        lines += movementSummaries().map(\.line)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Movement` summarised: over all files, then per folder (when there are several), per
+    /// category (when annotations carry one; files without form `uncategorised`).
+    /// - Returns: the summaries, `ALL` first.
+    public func movementSummaries() -> [MovementSummary] {
+        var groups = [MovementSummary(name: "ALL", files.map(\.fidelity.movement))]
+        let folders = Set(files.map(\.folder)).sorted()
+        if folders.count > 1 {
+            groups += folders.map { folder in
+                MovementSummary(name: "folder " + (folder.isEmpty ? "." : folder),
+                                files.filter { $0.folder == folder }.map(\.fidelity.movement))
+            }
+        }
+        let categories = Set(files.map(\.truth.category)).sorted()
+        if categories != [""] {
+            groups += categories.map { category in
+                MovementSummary(name: category.isEmpty ? "uncategorised" : "category " + category,
+                                files.filter { $0.truth.category == category }.map(\.fidelity.movement))
+            }
+        }
+        return groups
+    }
+
+    /// The evaluation as a JSON document for scripts: the onset scores per condition, the
+    /// envelope means, the movement summaries and every file's numbers (times in seconds,
+    /// numbers to 6 decimals, null where undefined).
+    /// - Parameters:
+    ///   - presetName: the preset's name.
+    ///   - presetHash: the preset's hash.
+    /// - Returns: the document.
+    public func json(presetName: String, presetHash: String) -> JSONValue {
+        func score(_ s: OnsetScore) -> JSONValue {
+            .object([("tp", .number(Double(s.truePositives))), ("fp", .number(Double(s.falsePositives))),
+                     ("fn", .number(Double(s.falseNegatives))), ("precision", .decimal(s.precision)),
+                     ("recall", .decimal(s.recall)), ("f", .decimal(s.fMeasure))])
+        }
+        var conditionRows: [JSONValue] = []
+        for condition in conditions + ["ALL"] {
+            let c = condition == "ALL" ? nil : condition
+            let s50 = onsetScore(tolerance: 0.05, condition: c)
+            let abs50 = s50.errors.map { abs($0) * 1000 }
+            conditionRows.append(.object([
+                ("condition", .string(condition)),
+                ("files", .number(Double(files.filter { c == nil || $0.truth.condition == c }.count))),
+                ("at25", score(onsetScore(tolerance: 0.025, condition: c))), ("at50", score(s50)),
+                ("medianMs", .decimal(Statistics.median(abs50))), ("p90Ms", .decimal(Statistics.percentile(abs50, 0.9))),
+                ("biasMs", .decimal(s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000))]))
+        }
+        let perFile: [JSONValue] = files.map { file in
+            let f = file.fidelity
+            let s25 = OnsetScore(detected: file.detected, truth: file.truth.onsets, tolerance: 0.025)
+            let s50 = OnsetScore(detected: file.detected, truth: file.truth.onsets, tolerance: 0.05)
+            return .object([
+                ("file", .string(file.folder.isEmpty ? file.truth.audio.lastPathComponent
+                                                     : file.folder + "/" + file.truth.audio.lastPathComponent)),
+                ("folder", .string(file.folder)), ("condition", .string(file.truth.condition)),
+                ("category", .string(file.truth.category)),
+                ("onsets", .array(file.truth.onsets.map { .number($0) })),
+                ("detected", .array(file.detected.map { .decimal($0) })),
+                ("at25", score(s25)), ("at50", score(s50)),
+                ("errorsMs50", .array(s50.errors.map { .decimal($0 * 1000) })),
+                ("intensityCorrelation", .decimal(f.intensityCorrelation)), ("playedCorrelation", .decimal(f.playedCorrelation)),
+                ("sharpnessCorrelation", .decimal(f.sharpnessCorrelation)),
+                ("controlPointsPerSecond", .decimal(file.controlPointsPerSecond)),
+                ("curvePointsPerSecond", .decimal(f.curvePointsPerSecond)), ("bytesPerSecond", .decimal(f.bytesPerSecond)),
+                ("validatorErrors", .number(Double(f.validatorErrors))), ("validatorWarnings", .number(Double(f.validatorWarnings))),
+                ("harmonyWarnings", .number(Double(f.harmonyWarnings))), ("movement", f.movement.json)])
+        }
+        let pairs = files.flatMap(\.fidelity.sharpnessPairs)
+        return .object([
+            ("preset", .object([("name", .string(presetName)), ("hash", .string(presetHash))])),
+            ("conditions", .array(conditionRows)),
+            ("intensityCorrelation", .decimal(mean(\.intensityCorrelation).value)),
+            ("playedCorrelation", .decimal(mean(\.playedCorrelation).value)),
+            ("sharpnessCorrelation", .decimal(mean(\.sharpnessCorrelation).value)),
+            ("sharpnessPooled", .decimal(Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)))),
+            ("controlPointsPerSecond", .decimal(files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count))),
+            ("curvePointsPerSecond", .decimal(mean(\.curvePointsPerSecond).value)),
+            ("validatorErrors", .number(Double(files.map(\.fidelity.validatorErrors).reduce(0, +)))),
+            ("validatorWarnings", .number(Double(files.map(\.fidelity.validatorWarnings).reduce(0, +)))),
+            ("harmonyWarnings", .number(Double(files.map(\.fidelity.harmonyWarnings).reduce(0, +)))),
+            ("movement", .array(movementSummaries().map(\.json))),
+            ("files", .array(perFile))])
     }
 }

@@ -33,6 +33,9 @@ public struct Fidelity {
     public var validatorWarnings: Int
     /// Findings of `HarmonyCheck` against the source audio.
     public var harmonyWarnings: Int
+    /// How far the played sharpness and intensity move, and the envelope measure
+    /// (`Movement`).
+    public var movement: Movement
 
     /// How many times the played intensity is read per block span, at the midpoints of equal
     /// parts (20: every 0.5 ms of a whole 10 ms block).
@@ -77,6 +80,7 @@ public struct Fidelity {
                         curvePointsPerSecond: Double(playback.curvePointCount) / seconds,
                         validatorErrors: findings.filter { $0.severity == .error }.count,
                         validatorWarnings: findings.filter { $0.severity == .warning }.count,
-                        harmonyWarnings: HarmonyCheck.check(imported.track, sound: sound).count)
+                        harmonyWarnings: HarmonyCheck.check(imported.track, sound: sound).count,
+                        movement: Movement.measure(playback, reference: reference))
     }
 }

@@ -5,15 +5,31 @@ import TactusPlatform
 /// An annotated sound: the audio file and the onset times a designer wants transients at.
 ///
 /// Stored as `<name>.json` beside the audio: `{"file": "hit.wav", "condition": "clean",
-/// "onsets": [0.1234, …]}` (other keys are ignored). The bundled Corpus uses this format,
+/// "category": "impact", "onsets": [0.1234, …]}` (`condition` and `category` optional, other
+/// keys ignored). The bundled Corpus uses this format,
 /// and so can a studio's own reference set.
 public struct GroundTruth {
     /// The annotated sound file.
     public let audio: URL
     /// The set the sound belongs to (e.g. `clean`, `noisy`), for per-condition scores.
     public let condition: String
+    /// What kind of sound it is (e.g. `impact`, `texture`), for per-category scores; empty
+    /// when the annotation names none.
+    public let category: String
     /// The onset times wanted, in seconds, sorted.
     public let onsets: [Double]
+
+    /// - Parameters:
+    ///   - audio: the annotated sound file.
+    ///   - condition: its set, for per-condition scores (may be empty).
+    ///   - category: its kind of sound (may be empty).
+    ///   - onsets: the onset times wanted, in seconds, sorted.
+    public init(audio: URL, condition: String, category: String = "", onsets: [Double]) {
+        self.audio = audio
+        self.condition = condition
+        self.category = category
+        self.onsets = onsets
+    }
 
     /// Every annotation under `directory`, sorted by audio path, and every `.json` file there
     /// that is a broken one, each with the reason (annotations are outside data: a set handed
@@ -39,7 +55,7 @@ public struct GroundTruth {
     /// The annotation in `url`, or nil for a JSON object that is not one (no `file`, no `onsets`).
     /// - Throws: `FileError` naming `url`: not JSON, not an object, or a `file` that is not a
     ///   name inside the annotation's folder, `onsets` that are not finite times ≥ 0 s, a
-    ///   `condition` that is not a string.
+    ///   `condition` or `category` that is not a string.
     static func read(_ url: URL) throws -> GroundTruth? {
         func refuse(_ reason: String) -> FileError {
             FileError(file: url.path, reason: reason, hint: #"an annotation is {"file": "hit.wav", "onsets": [0.1, …]}"#)
@@ -64,8 +80,14 @@ public struct GroundTruth {
         case .string(let name)?: condition = name
         case let other?: throw refuse(#""condition" must be a string, not "# + other.kindName)
         }
+        let category: String
+        switch json["category"] {
+        case nil: category = ""
+        case .string(let name)?: category = name
+        case let other?: throw refuse(#""category" must be a string, not "# + other.kindName)
+        }
         return GroundTruth(audio: url.deletingLastPathComponent().appendingPathComponent(file),
-                           condition: condition, onsets: onsets)
+                           condition: condition, category: category, onsets: onsets)
     }
 
     /// Largest annotation read, bytes (a thousand onsets take 20 KB).

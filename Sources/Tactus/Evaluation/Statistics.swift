@@ -21,6 +21,23 @@ public enum Statistics {
         return sxy / (sxx * syy).squareRoot()
     }
 
+    /// Least-squares slope of `y` on `x`: the change of y per unit of x.
+    /// - Parameters:
+    ///   - x: the predictor.
+    ///   - y: the predicted series, as long (extra values of the longer are ignored).
+    /// - Returns: the slope, or nil when x is constant or there are fewer than 2 pairs.
+    public static func slope(_ x: [Double], _ y: [Double]) -> Double? {
+        let n = Double(min(x.count, y.count))
+        guard n > 1 else { return nil }
+        let mx = x.prefix(Int(n)).reduce(0, +) / n, my = y.prefix(Int(n)).reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0
+        for (a, b) in zip(x, y) {
+            sxy += (a - mx) * (b - my)
+            sxx += (a - mx) * (a - mx)
+        }
+        return sxx > 1e-12 ? sxy / sxx : nil
+    }
+
     /// Spearman rank correlation (Pearson on average ranks).
     /// - Parameters:
     ///   - x: one series.
