@@ -2,7 +2,8 @@
 """Score onset/transient detectors against the Tactus ground-truth corpus.
 
 Methods evaluated side by side (each skipped with a message if unavailable):
-  tactus            <tactus> analyze FILE --format json   (top-level "onsets": [{"time": s}, ...])
+  tactus            <tactus> evaluate CORPUS --format json: its transients, matched and scored
+                    by Tactus itself (OnsetScore: the same greedy matching as below)
   librosa           librosa.onset.onset_detect(y, sr, units="time")            (defaults, sr=None)
   librosa-backtrack librosa.onset.onset_detect(..., backtrack=True)
   aubio             aubioonset -i FILE   (default method: hfc, threshold 0.3, minioi 12 ms)
@@ -67,21 +68,24 @@ def load_corpus(corpus: Path):
 # detectors: each returns (callable(path) -> list[float] | raises, None) or (None, reason)
 # ----------------------------------------------------------------------------
 
-def make_tactus(binary: str, extra_args: str):
+def tactus_scores(binary: str, extra_args: str, corpus: Path):
+    """`tactus evaluate CORPUS --format json`: Tactus's transients per file, matched and scored
+    by Tactus (`OnsetScore`), as score_file's dicts by file name relative to the corpus; or
+    (None, reason)."""
     cmd0 = shlex.split(binary)
     exe = cmd0[0]
     if shutil.which(exe) is None and not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
         return None, "tactus binary not found at '%s' (build it with `swift build -c release`, or pass --tactus PATH)" % exe
-
-    def run(path):
-        cmd = cmd0 + ["analyze", str(path), "--format", "json"] + shlex.split(extra_args)
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        if p.returncode != 0:
-            raise RuntimeError("exit %d: %s" % (p.returncode, p.stderr.strip()[-300:]))
-        doc = json.loads(p.stdout)
-        ons = doc["onsets"]
-        return [float(o["time"]) if isinstance(o, dict) else float(o) for o in ons]
-    return run, None
+    p = subprocess.run(cmd0 + ["evaluate", str(corpus), "--format", "json"] + shlex.split(extra_args),
+                       capture_output=True, text=True)
+    if not p.stdout:
+        return None, "tactus evaluate failed (exit %d): %s" % (p.returncode, p.stderr.strip()[-300:])
+    scores = {}
+    for f in json.loads(p.stdout)["files"]:
+        scores[f["file"]] = {"nDet": len(f["detected"]), "nTruth": len(f["onsets"]), "tp@25": f["at25"]["tp"],
+                             "tp@50": f["at50"]["tp"], "errorsMs": [round(e, 3) for e in f["errorsMs50"]],
+                             "detected": f["detected"]}
+    return scores, None
 
 
 def make_librosa(backtrack: bool):
@@ -122,7 +126,9 @@ def make_aubio():
 # ----------------------------------------------------------------------------
 
 def match(det, truth, tol):
-    """Greedy one-to-one matching, closest pairs first. Returns [(det, truth), ...]."""
+    """Greedy one-to-one matching, closest pairs first, as Tactus's `OnsetScore` matches (the
+    baselines only: Tactus's own transients are scored by `tactus evaluate`). Returns
+    [(det, truth), ...]."""
     pairs = []
     for i, d in enumerate(det):
         for j, t in enumerate(truth):
@@ -218,7 +224,7 @@ def main():
     ap.add_argument("--corpus", type=Path, default=ROOT / "Corpus", help="corpus folder (default: Corpus/)")
     ap.add_argument("--tactus", default=str(ROOT / ".build" / "release" / "tactus"),
                     help="tactus binary or command (default: .build/release/tactus)")
-    ap.add_argument("--tactus-args", default="", help="extra arguments appended to `tactus analyze FILE --format json`")
+    ap.add_argument("--tactus-args", default="", help="extra arguments appended to `tactus evaluate CORPUS --format json`")
     ap.add_argument("--methods", default=",".join(ALL_METHODS), help="comma list from: " + ",".join(ALL_METHODS))
     ap.add_argument("--condition", action="append", help="only these conditions (repeatable)")
     ap.add_argument("--json", dest="json_out", type=Path, help="write all numbers (summary + per-file) to this JSON file")
@@ -236,9 +242,11 @@ def main():
 
     wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
     detectors, skipped = {}, {}
+    tactus = None
     for m in wanted:
         if m == "tactus":
-            fn, why = make_tactus(args.tactus, args.tactus_args)
+            tactus, why = tactus_scores(args.tactus, args.tactus_args, args.corpus)
+            fn = (lambda path: []) if tactus is not None else None
         elif m == "librosa":
             fn, why = make_librosa(False)
         elif m == "librosa-backtrack":
@@ -257,6 +265,14 @@ def main():
     errors = {m: {} for m in detectors}
     for m, fn in detectors.items():
         for it in items:
+            if m == "tactus":
+                res = dict(tactus.get(it["name"], score_file([], it["truth"])))
+                det = res.pop("detected", [])
+                if it["name"] not in tactus:
+                    errors[m][it["name"]] = "not scored by tactus evaluate"
+                res.update(condition=it["condition"], truth=it["truth"], detected=[round(d, 6) for d in det])
+                per_file[m][it["name"]] = res
+                continue
             try:
                 det = sorted(fn(it["path"]))
             except Exception as e:  # a failing file counts as zero detections
