@@ -3,19 +3,23 @@
 
   - loudness across files: Spearman rank correlation, over every one-shot, of the sound's
     loudness (the loudest BS.1770 momentary loudness, 400 ms windows every 100 ms, K-weighting
-    from pyloudnorm, of the mono mixdown, in LUFS) with its played peak intensity (the largest
-    of every transient's and the continuous body's intensity as Core Haptics plays the AHAP:
-    event intensity times HapticIntensityControl);
-  - body sharpness per category: each file's continuous sharpness as played (event sharpness plus
-    HapticSharpnessControl), averaged over its body weighted by the played intensity, then the
+    from pyloudnorm, of the mono mixdown, in LUFS: a yardstick independent of Tactus's
+    libebur128) with its played peak intensity (`tactus evaluate --format json`'s
+    `peakIntensity`: the largest of every transient's and the continuous body's intensity as
+    `HapticPlayback` plays the AHAP, every 0.5 ms);
+  - body sharpness per category: each file's continuous sharpness as played, averaged over its
+    body weighted by the played intensity (`tactus evaluate`'s `meanBodySharpness`), then the
     mean per category;
   - lead: a sound starts at the first sample within 50 dB of the file's peak after the file's
     start or after at least 20 ms below that level; the lead is how long before that sample the
     haptics already play (continuous intensity above 0 without a break up to the start, or a
-    transient in the silence). Files with a lead over 1 ms and over 5 ms, and the largest lead;
+    transient in the silence), on what the AHAP plays as `tactus convert` translates it into a
+    `.haptic` (√ amplitude, emphasis points as transients). Files with a lead over 1 ms and
+    over 5 ms, and the largest lead;
   - the body around transients: RMS difference between the played continuous intensity and the
-    track's (the `.haptic` written beside, whose amplitude is the track's intensity squared, with
-    no control lifted), within 10 ms of a transient and elsewhere, sampled every 0.5 ms.
+    track's (the `.haptic` written beside, with no control lifted), within 10 ms of a transient
+    and elsewhere: `tactus compare TRACK.haptic FILE.ahap --format json` everywhere and with
+    `--transient-mask-ms 10` (every 1 ms where either plays), the part within 10 ms from the two.
 
     python3 scripts/realcorpus/feel.py --tactus .build/release/tactus [--preset NAME] [--set k=v ...]
 
@@ -76,94 +80,68 @@ def sound_starts(mono: np.ndarray, rate: int) -> list[tuple[float, float]]:
     return starts
 
 
-class Pattern:
-    """What an AHAP plays, as PatternEvaluator reads it (one reading: controls multiply and add)."""
-
-    def __init__(self, path: Path):
-        pattern = json.loads(path.read_text())["Pattern"]
-        self.transients, self.continuous, self.curves = [], [], defaultdict(list)
-        for item in pattern:
-            if "Event" in item:
-                e = item["Event"]
-                params = {p["ParameterID"]: p["ParameterValue"] for p in e.get("EventParameters", [])}
-                if e["EventType"] == "HapticTransient":
-                    self.transients.append((e["Time"], params.get("HapticIntensity", 1.0), params.get("HapticSharpness", 0.5)))
-                elif e["EventType"] == "HapticContinuous":
-                    self.continuous.append((e["Time"], e["Time"] + e["EventDuration"], params.get("HapticIntensity", 1.0),
-                                            params.get("HapticSharpness", 0.5)))
-            elif "ParameterCurve" in item:
-                c = item["ParameterCurve"]
-                points = [(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
-                self.curves[c["ParameterID"]].append((c["Time"], points))
-        for curves in self.curves.values():
-            curves.sort(key=lambda c: c[0])
-
-    def control(self, parameter: str, t: np.ndarray, neutral: float) -> np.ndarray:
-        out = np.full(len(t), neutral, dtype=np.float64)
-        curves = self.curves.get(parameter, [])
-        for i, (start, points) in enumerate(curves):
-            end = curves[i + 1][0] if i + 1 < len(curves) else np.inf
-            inside = (t >= start) & (t < end)
-            times, values = zip(*points)
-            out[inside] = np.interp(t[inside], times, values)
-        return out
-
-    def played(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Continuous intensity and sharpness played at `t` (sharpness NaN where nothing plays)."""
-        base = np.zeros(len(t))
-        sharp = np.full(len(t), np.nan)
-        for start, end, intensity, sharpness in self.continuous:
-            inside = (t >= start) & (t < end)
-            base[inside] = np.maximum(base[inside], intensity)
-            sharp[inside] = np.fmax(sharp[inside], sharpness)
-        intensity = np.clip(base * self.control("HapticIntensityControl", t, 1.0), 0, 1)
-        sharpness = np.clip(sharp + self.control("HapticSharpnessControl", t, 0.0), 0, 1)
-        return intensity, sharpness
-
-    def played_transients(self) -> list[tuple[float, float]]:
-        if not self.transients:
-            return []
-        times = np.array([t for t, _, _ in self.transients])
-        control = self.control("HapticIntensityControl", times, 1.0)
-        return [(t, min(1.0, i * c)) for (t, i, _), c in zip(self.transients, control)]
+def evaluate(tactus: str, folder: Path, options: list[str]) -> dict[str, dict]:
+    """`tactus evaluate FOLDER --format json`: each file's numbers, by audio file name."""
+    result = subprocess.run([tactus, "evaluate", str(folder), "--format", "json", *options], capture_output=True, text=True)
+    if result.returncode not in (0, 1):
+        raise RuntimeError(f"tactus evaluate failed: {result.stderr.strip()[-300:]}")
+    return {Path(f["file"]).name: f for f in json.loads(result.stdout)["files"]}
 
 
-def track_intensity(haptic: Path, t: np.ndarray) -> np.ndarray:
-    """The track's continuous intensity from the .haptic written beside (amplitude = intensity²)."""
+def compare(tactus: str, reference: Path, candidate: Path, mask_ms: float) -> dict:
+    """`tactus compare --format json` (exit 1 only says a limit was passed: the numbers are read anyway)."""
+    result = subprocess.run([tactus, "compare", str(reference), str(candidate), "--format", "json",
+                             "--transient-mask-ms", str(mask_ms)], capture_output=True, text=True)
+    if not result.stdout:
+        raise RuntimeError(f"tactus compare {reference} {candidate}: {result.stderr.strip()[-300:]}")
+    return json.loads(result.stdout)
+
+
+def haptic_played(haptic: Path, t: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """The continuous intensity a `.haptic` plays at `t` (√ of its amplitude envelope, the
+    square law) and its transients (emphasis points: time, √ amplitude)."""
     document = json.loads(haptic.read_text())
     envelope = document["signals"]["continuous"]["envelopes"]["amplitude"]
-    times = np.array([p["time"] for p in envelope])
-    amplitude = np.array([p["amplitude"] for p in envelope])
+    body = [p for p in envelope if "emphasis" not in p] or envelope
+    times = np.array([p["time"] for p in body])
+    amplitude = np.array([p["amplitude"] for p in body])
     out = np.sqrt(np.clip(np.interp(t, times, amplitude, left=0, right=0), 0, 1)) if len(times) else np.zeros(len(t))
-    return out
+    transients = [(p["time"], float(np.sqrt(p["emphasis"]["amplitude"]))) for p in envelope if "emphasis" in p]
+    return out, transients
 
 
 def measure(tactus: str, half: Path, preset: str, sets: list[str]) -> dict:
+    """Per one-shot: `tactus evaluate` (played peak intensity and body sharpness, the AHAP as
+    `HapticPlayback` plays it), `tactus compare` of the track (`.haptic`) with the AHAP (the
+    body within 10 ms of transients and elsewhere), and the lead, on what the AHAP plays as
+    `tactus convert` translates it into a `.haptic`."""
     files = []
-    for annotation in sorted(half.glob("oneshot-*.json")):
-        truth = json.loads(annotation.read_text())
-        files.append((half / truth["file"], truth["category"]))
-    with tempfile.TemporaryDirectory() as out:
-        command = [tactus, "convert", *[str(f) for f, _ in files], "-o", out, "--preset", preset, "--quiet",
-                   "--format", "ahap", "--format", "haptic", "--set", "output.pairAudio=false"]
-        for s in sets:
-            command += ["--set", s]
-        subprocess.run(command, check=True, capture_output=True, text=True)
+    options = ["--preset", preset, *[x for s in sets for x in ("--set", s)]]
+    with tempfile.TemporaryDirectory() as scratch:
+        folder, out, played_dir = Path(scratch) / "in", Path(scratch) / "out", Path(scratch) / "played"
+        folder.mkdir()
+        for annotation in sorted(half.glob("oneshot-*.json")):
+            truth = json.loads(annotation.read_text())
+            files.append((half / truth["file"], truth["category"]))
+            (folder / annotation.name).symlink_to(annotation.resolve())
+            (folder / truth["file"]).symlink_to((half / truth["file"]).resolve())
+        evaluated = evaluate(tactus, folder, options)
+        subprocess.run([tactus, "convert", *[str(f) for f, _ in files], "-o", str(out), "--quiet",
+                        "--format", "ahap", "--format", "haptic", "--set", "output.pairAudio=false", *options],
+                       check=True, capture_output=True, text=True)
+        subprocess.run([tactus, "convert", *[str(out / f"{f.stem}.ahap") for f, _ in files], "-o", str(played_dir),
+                        "--quiet", "--format", "haptic"], check=True, capture_output=True, text=True)
         rows = []
         for audio, category in files:
             samples, rate = sf.read(str(audio), always_2d=True)
             mono = samples.mean(axis=1)
-            pattern = Pattern(Path(out) / f"{audio.stem}.ahap")
+            movement = evaluated[audio.name]["movement"]
+            body_sharpness = movement["meanBodySharpness"]
             step = 0.0005
             t = np.arange(0, len(mono) / rate + 0.05, step)
-            intensity, sharpness = pattern.played(t)
-            transients = pattern.played_transients()
-            peak = max([intensity.max(initial=0)] + [i for _, i in transients])
-            body = intensity > 0
-            body_sharpness = float(np.average(sharpness[body], weights=intensity[body])) if body.any() else float("nan")
+            intensity, transients = haptic_played(played_dir / f"{audio.stem}.haptic", t)
             lead = 0.0
             for silence, start in sound_starts(mono, rate):
-                before = (t >= silence) & (t < start - 0.001)
                 # The run of playing samples that reaches the start.
                 k = int(np.searchsorted(t, start - 0.001)) - 1
                 first = None
@@ -175,16 +153,14 @@ def measure(tactus: str, half: Path, preset: str, sets: list[str]) -> dict:
                 for time, value in transients:
                     if silence <= time < start - 0.001 and value > 0:
                         lead = max(lead, start - time)
-                del before
-            near = np.zeros(len(t), dtype=bool)
-            for time, _ in transients:
-                near |= np.abs(t - time) <= 0.010
-            track = track_intensity(Path(out) / f"{audio.stem}.haptic", t)
-            error = intensity - track
+            track, ahap = out / f"{audio.stem}.haptic", out / f"{audio.stem}.ahap"
+            everywhere, away = compare(tactus, track, ahap, 0)["envelope"], compare(tactus, track, ahap, 10)["envelope"]
+            all_sq, away_sq = everywhere["rms"] ** 2 * everywhere["samples"], away["rms"] ** 2 * away["samples"]
             rows.append({"file": audio.name, "category": category, "loudness": loudest_momentary(mono, rate),
-                         "peak": peak, "bodySharpness": body_sharpness, "lead": lead,
-                         "nearSq": float((error[near & body] ** 2).sum()), "nearN": int((near & body).sum()),
-                         "elseSq": float((error[~near & body] ** 2).sum()), "elseN": int((~near & body).sum())})
+                         "peak": movement["peakIntensity"],
+                         "bodySharpness": float("nan") if body_sharpness is None else body_sharpness, "lead": lead,
+                         "nearSq": max(0.0, all_sq - away_sq), "nearN": everywhere["samples"] - away["samples"],
+                         "elseSq": away_sq, "elseN": away["samples"]})
     return {"rows": rows}
 
 
