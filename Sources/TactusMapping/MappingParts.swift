@@ -70,12 +70,12 @@ public enum IntensitySettings: TunablePart {
     public static let ceilingDb = ParameterDescriptor.number("ceilingDb", -60...20, default: 0, unit: "dB", help: "Level that maps to maxIntensity.")
     public static let gamma = ParameterDescriptor.number("gamma", 0.2...4, default: 1, help: "Curve of the level → intensity map.")
     public static let maxIntensity = ParameterDescriptor.number("maxIntensity", 0...1, default: 0.8, help: "Intensity at ceilingDb; leaves room for transients to stand out.")
-    public static let attackMs = ParameterDescriptor.number("attackMs", 0...500, default: 5, unit: "ms", help: "How fast the intensity may rise.")
+    public static let attackMs = ParameterDescriptor.number("attackMs", 0...500, default: 0, unit: "ms", help: "How fast the intensity may rise (0: with the level's own frames).")
     public static let releaseMs = ParameterDescriptor.number("releaseMs", 0...2000, default: 20, unit: "ms", help: "How fast the intensity may fall.")
     public static let gate = ParameterDescriptor.number("gate", 0...0.5, default: 0.06, help: "Intensity below which the continuous haptic is off.")
     public static let minRegionMs = ParameterDescriptor.number("minRegionMs", 0...2000, default: 60, unit: "ms", help: "Shorter bursts get no continuous event (transients carry them).")
     public static let mergeGapMs = ParameterDescriptor.number("mergeGapMs", 0...2000, default: 80, unit: "ms", help: "Regions closer than this are joined.")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.055, help: "Largest error of the simplified curve, in intensity units (0.055 of the default 0…0.8 over −50…0 dB is 3.44 dB).")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.3, default: 0.06, help: "Largest error of the simplified curve, in intensity units (0.06 of the default 0…0.8 over −50…0 dB is 3.75 dB).")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, maxIntensity, attackMs, releaseMs, gate, minRegionMs, mergeGapMs, tolerance]
     public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb)]
 }

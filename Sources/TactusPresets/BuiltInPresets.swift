@@ -72,12 +72,12 @@ enum BuiltInPresets {
       "ceilingDb": 0,
       "gamma": 1,
       "maxIntensity": 0.8,
-      "attackMs": 5,
-      "releaseMs": 10,
+      "attackMs": 0,
+      "releaseMs": 5,
       "gate": 0.06,
       "minRegionMs": 60,
       "mergeGapMs": 80,
-      "tolerance": 0.055
+      "tolerance": 0.06
     },
     "sharpness": {
       "from": "weightedCentroid",
