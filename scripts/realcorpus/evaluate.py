@@ -9,8 +9,9 @@ Per half (dev: tune on it; heldout: report only):
   - scripts/eval_onsets.py on the same files (Tactus, librosa, aubio side by side);
   - per category (the `oneshot` files): transients found per truth onset (recall at ±25 ms), mean
     intensity and sharpness of the transient nearest the first onset, from `tactus analyze`;
-    the continuous intensity's Pearson correlation with the dB loudness (mean over the
-    category's files) and control points per second, from `tactus evaluate --verbose`;
+    the continuous intensity's Pearson correlation with the dB loudness and the envelope measure
+    (mean and lowest over the category's files) and control points per second, from `tactus
+    evaluate --verbose`;
   - recall at ±25 ms by each onset's own SNR (`onsetSnrDb`: noise and ambience mixtures), and per
     condition for the stems' starts and their internal attacks apart (`onsetKinds`);
   - transient sharpness against attack brightness: per file with three or more transients, the
@@ -95,13 +96,15 @@ def sharpness_gaps(sharpness: dict[str, list[float]], draws: int = 10_000) -> li
 
 def per_file(tactus: str, half: Path, preset: str) -> dict[str, dict]:
     """`tactus evaluate --verbose`'s line per file: F@25, intensity r, points per second."""
-    pattern = re.compile(r"^(\S+)\s+F@25 ([\d.]+)\s+intensity r ([\d.–-]+)\s+sharpness ρ ([\d.–-]+)\s+([\d.]+) pts/s")
+    pattern = re.compile(r"^(\S+)\s+F@25 ([\d.]+)\s+intensity r ([\d.–-]+)\s+sharpness ρ ([\d.–-]+)\s+([\d.]+) pts/s"
+                         r".*?envelope ([\d.–-]+)")
     rows = {}
     for line in run([tactus, "evaluate", str(half), "--preset", preset, "--verbose"]).splitlines():
         match = pattern.match(line)
         if match:
             number = lambda x: float(x) if re.fullmatch(r"[\d.]+", x) else None
-            rows[match[1]] = {"f25": float(match[2]), "intensityR": number(match[3]), "pointsPerSecond": float(match[5])}
+            rows[match[1]] = {"f25": float(match[2]), "intensityR": number(match[3]), "pointsPerSecond": float(match[5]),
+                              "envelope": number(match[6])}
     return rows
 
 
@@ -121,19 +124,23 @@ def found(onsets: list[dict], t: float) -> bool:
 
 
 def fidelity_by_category(files: dict[str, dict], analysed: dict[str, dict]) -> str:
-    rows = defaultdict(lambda: {"r": [], "pts": []})
+    rows = defaultdict(lambda: {"r": [], "pts": [], "envelope": []})
     for name, item in analysed.items():
         truth = item["truth"]
         if truth["condition"] != "oneshot" or name not in files:
             continue
         if files[name]["intensityR"] is not None:
             rows[truth["category"]]["r"].append(files[name]["intensityR"])
+        if files[name]["envelope"] is not None:
+            rows[truth["category"]]["envelope"].append(files[name]["envelope"])
         rows[truth["category"]]["pts"].append(files[name]["pointsPerSecond"])
-    lines = ["| category | files | continuous intensity ↔ loudness r (mean) | lowest | control points/s |", "|---|---:|---:|---:|---:|"]
+    lines = ["| category | files | continuous intensity ↔ loudness r (mean) | lowest | envelope (mean) | lowest | control points/s |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for name in ORDER + sorted(set(rows) - set(ORDER)):
         if name in rows and rows[name]["r"]:
             r = rows[name]
-            lines.append(f"| {name} | {len(r['r'])} | {np.mean(r['r']):.3f} | {min(r['r']):.3f} | {np.mean(r['pts']):.1f} |")
+            envelope = f"{np.mean(r['envelope']):.3f} | {min(r['envelope']):.3f}" if r["envelope"] else "– | –"
+            lines.append(f"| {name} | {len(r['r'])} | {np.mean(r['r']):.3f} | {min(r['r']):.3f} | {envelope} | {np.mean(r['pts']):.1f} |")
     return "\n".join(lines)
 
 
