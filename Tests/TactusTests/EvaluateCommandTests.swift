@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 import TactusTestSupport
 import XCTest
 
@@ -36,5 +37,35 @@ final class EvaluateCommandTests: XCTestCase {
         }
         let all = try XCTUnwrap(outcome.stdout.split(separator: "\n").first { $0.hasPrefix("ALL") })
         XCTAssertEqual(all.split(separator: " ").prefix(5), ["ALL", "1", "1.000", "1.000", "1.000"], outcome.stdout)
+    }
+
+    /// `--format json`: every file with its folder, condition, category, onset scores and
+    /// `Movement`; summaries per folder and per category; a category that is not a string is
+    /// refused like a broken condition.
+    func testJSONCarriesEveryFileAndTheSummaries() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sub in ["a", "b"] {
+            let dir = folder.appendingPathComponent(sub)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try AudioFixture.write(Signals.clicks(at: [0.1, 0.4], seconds: 0.6, sampleRate: 44_100),
+                                   to: dir.appendingPathComponent("hit.wav"), sampleRate: 44_100)
+            let category = sub == "a" ? #""category": "click", "# : ""
+            try Data(#"{"file": "hit.wav", "condition": "clean", \#(category)"onsets": [0.1, 0.4]}"#.utf8)
+                .write(to: dir.appendingPathComponent("hit.json"))
+        }
+        try Data(#"{"file": "hit.wav", "category": 3, "onsets": [0.1]}"#.utf8).write(to: folder.appendingPathComponent("a/bad.json"))
+        let outcome = try CLIRunner.run(["evaluate", folder.path, "--format", "json"], timeout: 120)
+        XCTAssertEqual(outcome.status, 1, "the refused annotation: \(outcome)")
+        XCTAssertTrue(outcome.stderr.contains(#""category" must be a string, not a number"#), outcome.stderr)
+        let json = try JSONReader.parse(Data(outcome.stdout.utf8))
+        guard case .array(let files)? = json["files"], files.count == 2 else { return XCTFail(outcome.stdout) }
+        XCTAssertEqual(files[0]["file"]?.string, "a/hit.wav")
+        XCTAssertEqual(files[0]["category"]?.string, "click")
+        XCTAssertEqual(files[1]["folder"]?.string, "b")
+        XCTAssertEqual(files[0]["at25"]?["tp"]?.number, 2)
+        XCTAssertNotNil(files[0]["movement"]?["envelope"]?.number)
+        guard case .array(let groups)? = json["movement"] else { return XCTFail(outcome.stdout) }
+        XCTAssertEqual(groups.compactMap { $0["group"]?.string }, ["ALL", "folder a", "folder b", "uncategorised", "category click"])
     }
 }
