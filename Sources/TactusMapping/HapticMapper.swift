@@ -124,16 +124,20 @@ public struct HapticMapper {
 
     /// The brightness `mapping.sharpness.from` names, per frame.
     ///
-    /// weightedCentroid: each frame's log2 centroid less the file's weight in the lows,
-    /// `lowWeightScale` × the power-weighted mean over its audible frames of how far the
-    /// weighted centroid (`CentroidAnalyzer.weightedOutput`) lies under the log2 centroid. The
-    /// file's level is then the transients' perceptual measure, the lows counted more (a
-    /// rumble or a thud round, a hiss or a click crisp), while within the file the curve moves
-    /// exactly as the centroid does (a frame's own low share is too noisy to order frames by).
-    /// The curve is kept and simplified in octaves, the tolerance being `tolerance` × the
-    /// scale's span (its linear part's units), so a dark body whose sharpness the soft end and
-    /// the gamma squeeze near 0 keeps its moves as a bright one does; only the kept points are
-    /// mapped onto 0…1.
+    /// weightedCentroid: each frame's log2 centroid (octaves), mapped by `PlacedScale` from the
+    /// sound's place and the frame's move from the sound's mean. The mean is the power-weighted
+    /// mean log2 centroid over the sound's audible frames; the place comes from that mean less the
+    /// sound's weight in the lows, `lowWeightScale` × the power-weighted mean over the same frames
+    /// of how far the weighted centroid (`CentroidAnalyzer.weightedOutput`) lies under the log2
+    /// centroid. Across sounds the place is the transients' perceptual measure, the lows counted
+    /// more (a rumble or a thud round, a hiss or a click crisp); within the sound the curve moves
+    /// exactly as the centroid does (a frame's own low share is too noisy to order frames by), by
+    /// `movePerOctave` per octave at the middle of the scale. Both means are over the whole
+    /// sound: a streaming mapper would need them before the sound ends (a running mean from the
+    /// sound's start lost much of the move on the real-sound corpus; docs/REALCORPUS.md).
+    /// The curve is kept and simplified in octaves, within `tolerance` / `movePerOctave` octaves,
+    /// so a body near 0 or 1, whose moves the logistic curve squeezes, keeps them as one in the
+    /// middle does; only the kept points are mapped onto 0…1.
     /// centroid: the magnitude centroid mapped onto 0…1, simplified there.
     private func bodyBrightness(_ input: MappingInput, relativeLevels: [Float]) -> BodyBrightness {
         let sharpness = settings.sharpness
@@ -144,18 +148,24 @@ public struct HapticMapper {
         var result: BodyBrightness
         switch sharpness.from {
         case .weightedCentroid:
-            let octaves = sharpness.octaves
             let weighted = input.weightedOctaves
-            var penalty = 0.0, total = 0.0
-            for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 && weighted[k] > 0 {
+            var penalty = 0.0, weightTotal = 0.0, octaves = 0.0, total = 0.0
+            for k in centroids.indices where relativeLevels[k] > audible && centroids[k] > 0 {
                 let power = pow(10, Double(relativeLevels[k]) / 10)
-                penalty += power * (log2(Double(centroids[k])) - Double(weighted[k]))
+                let logCentroid = log2(Double(centroids[k]))
+                octaves += power * logCentroid
                 total += power
+                guard weighted[k] > 0 else { continue }
+                penalty += power * (logCentroid - Double(weighted[k]))
+                weightTotal += power
             }
-            let lowWeight = total > 0 ? sharpness.lowWeightScale * penalty / total : 0
-            let gamma = sharpness.gamma
-            brightness = { log2($0) - lowWeight }
-            result = BodyBrightness(frames: [], sharpness: { pow(octaves($0), gamma) }, tolerance: tolerance * octaves.span)
+            let mean = total > 0 ? octaves / total : 0
+            let lowWeight = weightTotal > 0 ? sharpness.lowWeightScale * penalty / weightTotal : 0
+            let scale = sharpness.placed
+            let place = scale.place(mean - lowWeight)
+            brightness = { log2($0) - mean }
+            result = BodyBrightness(frames: [], sharpness: { scale.sharpness(place: place, octaves: $0) },
+                                    tolerance: tolerance / max(1e-3, sharpness.movePerOctave))
         case .centroid:
             let hz = sharpness.hz
             brightness = { hz($0) }

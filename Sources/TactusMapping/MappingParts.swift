@@ -54,8 +54,10 @@ public enum TransientSettings: TunablePart {
                 help: "weightedCentroid value (log2 Hz less the low-weight penalty) that maps to sharpness 0.")
     public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 11, unit: "octaves",
                 help: "weightedCentroid value that maps to sharpness 1.")
+    public static let knee = ParameterDescriptor.number("knee", 0...0.5, default: 0.15,
+                help: "weightedCentroid: width of each soft end of the octave scale, in sharpness: linear from knee to 1 − knee, bending towards 0 (as 1/x: knee²/(2·knee − x)) and towards 1 (as 1/x: 1 − knee²/(2·knee − (1 − x))) beyond, so attacks darker than lowOctaves or brighter than highOctaves keep their order instead of tying at 0 or 1; 0 clips.")
     public static let parameters: [ParameterDescriptor] = [enabled, floorDb, ceilingDb, gamma, minIntensity, maxIntensity,
-                                                           attackWindowMs, sharpnessFrom, lowOctaves, highOctaves]
+                                                           attackWindowMs, sharpnessFrom, lowOctaves, highOctaves, knee]
     public static let orderedPairs = [OrderedPair(floorDb, below: ceilingDb), OrderedPair(minIntensity, below: maxIntensity, allowsEqual: true),
                                       OrderedPair(lowOctaves, below: highOctaves)]
 }
@@ -83,23 +85,26 @@ public enum IntensitySettings: TunablePart {
 /// The sharpness curve from the sound's brightness.
 public enum SharpnessSettings: TunablePart {
     public static let id = "mapping.sharpness"
-    public static let summary = "Sharpness of the continuous body from brightness: the weighted centroid in octaves (as transients), or the spectral centroid on a log-frequency scale."
+    public static let summary = "Sharpness of the continuous body from brightness: the sound's place from its reference brightness (the weighted centroid in octaves, as transients) and each moment's move from it, or the spectral centroid on a log-frequency scale."
     public static let from = ParameterDescriptor.choice("from", BrightnessMeasure.self, default: .weightedCentroid,
-                help: "What the body's sharpness measures. weightedCentroid: each frame's log2 centroid less the sound's weight in the lows (the power-weighted mean, over its audible frames, of what the transients' weighted centroid takes off), mapped lowOctaves…highOctaves: a rumble feels round, a hiss crisp, and within the sound the curve moves as the centroid does; centroid: the magnitude centroid mapped lowHz…highHz.")
-    public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 5.8, unit: "octaves",
-                help: "weightedCentroid: the value (log2 Hz less the weight in the lows) that maps to sharpness 0.")
-    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 8.6, unit: "octaves",
-                help: "weightedCentroid value that maps to sharpness 1.")
-    public static let knee = ParameterDescriptor.number("knee", 0...0.5, default: 0.3,
-                help: "weightedCentroid: width of each soft end of the octave scale, in sharpness: linear from knee to 1 − knee, bending towards 0 (as 1/x: knee²/(2·knee − x)) and towards 1 (as 1/x: 1 − knee²/(2·knee − (1 − x))) beyond, so a body darker than lowOctaves (or brighter than highOctaves) still moves as its brightness does; 0 clips at lowOctaves and highOctaves.")
-    public static let gamma = ParameterDescriptor.number("gamma", 0.5...3, default: 1.15,
-                help: "weightedCentroid: exponent on the scaled value (above 1 keeps dark bodies rounder while bright ones stay crisp).")
+                help: "What the body's sharpness measures. weightedCentroid: each sound gets a place on the scale from its reference brightness (its power-weighted mean log2 centroid over its audible frames, less lowWeightScale × its weight in the lows), placed on lowOctaves…highOctaves and kept edge away from 0 and 1, so a rumble sits low and a click high; within the sound the body moves from that place by movePerOctave per octave its centroid moves from the sound's own mean, so every sound's body moves as its brightness does. centroid: the magnitude centroid mapped lowHz…highHz.")
+    public static let lowOctaves = ParameterDescriptor.number("lowOctaves", 0...15, default: 3.65, unit: "octaves",
+                help: "weightedCentroid: a sound's reference brightness (log2 Hz less the weight in the lows) placed near the low end: its place rises as a logistic curve centred between lowOctaves and highOctaves, as steep there as a straight line from 0 at lowOctaves to 1 at highOctaves.")
+    public static let highOctaves = ParameterDescriptor.number("highOctaves", 1...16, default: 9.35, unit: "octaves",
+                help: "weightedCentroid: the reference brightness placed near the high end (see lowOctaves).")
+    public static let edge = ParameterDescriptor.number("edge", 0...0.45, default: 0.07,
+                help: "weightedCentroid: how near 0 or 1 a sound's place may come, in sharpness: the darkest sound is placed just above edge and the brightest just under 1 − edge (softly, keeping their order), so even they have room to move; 0 leaves the place unbounded.")
+    public static let movePerOctave = ParameterDescriptor.number("movePerOctave", 0...2, default: 0.375, unit: "per octave",
+                help: "weightedCentroid: how far the body moves from its sound's place per octave its centroid moves from the sound's mean, in sharpness at the middle of the scale; nearer 0 and 1 the move bends softly (a logistic curve), so it never reaches them. 0 plays each sound at its place.")
+    public static let brightenOctaves = ParameterDescriptor.number("brightenOctaves", -8...8, default: 0, unit: "octaves",
+                help: "weightedCentroid: plays every body as if its centroid were this many octaves higher (negative: lower), on the movePerOctave curve: dark and bright bodies move too. feel.crispness sets it.")
     public static let lowHz = ParameterDescriptor.number("lowHz", 20...5000, default: 150, unit: "Hz", help: "centroid: the centroid that maps to sharpness 0.")
     public static let highHz = ParameterDescriptor.number("highHz", 200...20000, default: 6000, unit: "Hz", help: "centroid: the centroid that maps to sharpness 1.")
     public static let smoothingMs = ParameterDescriptor.number("smoothingMs", 0...1000, default: 6, unit: "ms", help: "Smoothing of the sharpness curve (applied forwards and backwards, so it adds no lag).")
-    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.04, help: "Largest error of the simplified curve. weightedCentroid: in the octave scale's linear units, (highOctaves − lowOctaves) octaves each, the same everywhere on the scale, its soft ends and gamma included (0.04 of the default 2.8 octaves is 0.112 octave); centroid: in sharpness units.")
+    public static let tolerance = ParameterDescriptor.number("tolerance", 0.001...0.5, default: 0.047, help: "Largest error of the simplified curve, in sharpness units. weightedCentroid: at the middle of the scale, the curve kept within tolerance / movePerOctave octaves of the centroid everywhere (0.047 at 0.375 per octave is 0.125 octave), so a body near 0 or 1 keeps its moves as one in the middle; centroid: everywhere.")
     public static let lowWeightScale = ParameterDescriptor.number("lowWeightScale", 0...4, default: 3.5,
-                help: "weightedCentroid: times the sound's weight in the lows (what the transients' measure takes off, averaged over the sound) the body's brightness loses: above 1 a body with heavy lows (an impact's thud) reads rounder against a light one (a click) than the transients do.")
-    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, knee, gamma, lowHz, highHz, smoothingMs, tolerance, lowWeightScale]
+                help: "weightedCentroid: times the sound's weight in the lows (what the transients' measure takes off, averaged over the sound) its reference brightness loses: above 1 a body with heavy lows (an impact's thud) is placed rounder against a light one (a click) than the transients are.")
+    public static let parameters: [ParameterDescriptor] = [from, lowOctaves, highOctaves, edge, movePerOctave, brightenOctaves,
+                                                           lowHz, highHz, smoothingMs, tolerance, lowWeightScale]
     public static let orderedPairs = [OrderedPair(lowOctaves, below: highOctaves), OrderedPair(lowHz, below: highHz)]
 }

@@ -29,7 +29,7 @@ struct MappingSettings {
         /// Span after the onset that describes the attack, seconds.
         let attackWindow: Double
         let sharpnessFrom: BrightnessMeasure
-        /// `weightedCentroid`: octaves → sharpness, clipped.
+        /// `weightedCentroid`: octaves → sharpness, with soft ends.
         let octaves: OctaveScale
 
         init(_ parameters: ParameterSet) {
@@ -41,7 +41,8 @@ struct MappingSettings {
             attackWindow = parameters.number(TransientSettings.attackWindowMs) / 1000
             sharpnessFrom = parameters.choice(TransientSettings.sharpnessFrom, as: BrightnessMeasure.self)
             octaves = OctaveScale(lowOctaves: parameters.number(TransientSettings.lowOctaves),
-                                  highOctaves: parameters.number(TransientSettings.highOctaves))
+                                  highOctaves: parameters.number(TransientSettings.highOctaves),
+                                  knee: parameters.number(TransientSettings.knee))
         }
     }
 
@@ -77,24 +78,25 @@ struct MappingSettings {
     /// `mapping.sharpness`: the body's sharpness from brightness.
     struct Sharpness {
         let from: BrightnessMeasure
-        /// `weightedCentroid`: octaves → sharpness, with soft ends.
-        let octaves: OctaveScale
-        /// `weightedCentroid`: exponent on the scaled value.
-        let gamma: Double
+        /// `weightedCentroid`: the sound's place and each frame's move → sharpness.
+        let placed: PlacedScale
+        /// `weightedCentroid`: sharpness per octave at the middle of the curve (the tolerance's unit).
+        let movePerOctave: Double
         /// `centroid`: Hz → sharpness.
         let hz: LogFrequencyScale
         let smoothingMs: Double
         /// Largest error of the simplified curve, sharpness units.
         let tolerance: Double
-        /// `weightedCentroid`: factor on the sound's weight in the lows the body's brightness loses.
+        /// `weightedCentroid`: factor on the sound's weight in the lows its reference brightness loses.
         let lowWeightScale: Double
 
         init(_ parameters: ParameterSet) {
             from = parameters.choice(SharpnessSettings.from, as: BrightnessMeasure.self)
-            octaves = OctaveScale(lowOctaves: parameters.number(SharpnessSettings.lowOctaves),
-                                  highOctaves: parameters.number(SharpnessSettings.highOctaves),
-                                  knee: parameters.number(SharpnessSettings.knee))
-            gamma = parameters.number(SharpnessSettings.gamma)
+            movePerOctave = parameters.number(SharpnessSettings.movePerOctave)
+            placed = PlacedScale(lowOctaves: parameters.number(SharpnessSettings.lowOctaves),
+                                 highOctaves: parameters.number(SharpnessSettings.highOctaves),
+                                 edge: parameters.number(SharpnessSettings.edge), movePerOctave: movePerOctave,
+                                 brightenOctaves: parameters.number(SharpnessSettings.brightenOctaves))
             hz = LogFrequencyScale(lowHz: parameters.number(SharpnessSettings.lowHz), highHz: parameters.number(SharpnessSettings.highHz))
             smoothingMs = parameters.number(SharpnessSettings.smoothingMs)
             tolerance = parameters.number(SharpnessSettings.tolerance)

@@ -87,6 +87,54 @@ struct OctaveScale {
     }
 }
 
+/// A body's sharpness from its sound's place and each moment's move from it
+/// (`mapping.sharpness`, `weightedCentroid`), on the logistic curve σ(z) = 1 / (1 + e^−z), so it
+/// never reaches 0 or 1:
+///
+/// - the place, from the sound's reference brightness x (octaves: its mean log2 centroid less
+///   its weight in the lows): z = Z·tanh(a·(x − centre)/Z), with centre halfway between
+///   `lowOctaves` and `highOctaves` and a = 4/(highOctaves − lowOctaves) (the slope of the
+///   straight line from 0 to 1 over the range, at the middle), bounded softly by Z = logit(1 − edge)
+///   so every sound lies between `edge` and 1 − `edge`, in order;
+/// - the move: k·(b − mean + shift) added to z, b the frame's log2 centroid, mean the sound's
+///   power-weighted mean of it, k = 4·`movePerOctave` (`movePerOctave` of sharpness per octave
+///   at the middle of the curve) and `shift` = `brightenOctaves`.
+///
+/// Across sounds the place keeps the order of kinds (a rumble low, a click high) within bounds;
+/// within a sound the body moves by as much for a dark sound as for a bright one, where a
+/// single scale pressed the dark ones against 0.
+struct PlacedScale {
+    /// Centre of the place's range, octaves.
+    let centre: Double
+    /// The place's slope at the centre, logit units per octave.
+    let slope: Double
+    /// The place's bound, logit units (infinite for `edge` 0).
+    let bound: Double
+    /// The move's slope, logit units per octave.
+    let gain: Double
+    /// Octaves added to every frame's move.
+    let shift: Double
+
+    init(lowOctaves: Double, highOctaves: Double, edge: Double, movePerOctave: Double, brightenOctaves: Double) {
+        centre = (lowOctaves + highOctaves) / 2
+        slope = 4 / max(0.1, highOctaves - lowOctaves)
+        bound = edge > 0 ? log((1 - edge) / edge) : .infinity
+        gain = 4 * movePerOctave
+        shift = brightenOctaves
+    }
+
+    /// The place of a sound whose reference brightness is `octaves`, in logit units.
+    func place(_ octaves: Double) -> Double {
+        let z = slope * (octaves - centre)
+        return bound.isFinite ? bound * tanh(z / bound) : z
+    }
+
+    /// The sharpness 0…1 (exclusive) of a frame `octaves` from its sound's mean, at `place`.
+    func sharpness(place: Double, octaves: Double) -> Double {
+        1 / (1 + exp(-(place + gain * (octaves + shift))))
+    }
+}
+
 /// A sound's strength from its loudness (`mapping.loudness`, normalization `loudness`): a
 /// factor on every intensity, `floorGain` at `floorLufs` and below, 1 at `ceilingLufs` and
 /// above, linear in dB between. It depends on the file alone, so a sound plays the same in

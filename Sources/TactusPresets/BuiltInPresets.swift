@@ -64,7 +64,8 @@ enum BuiltInPresets {
       "attackWindowMs": 25,
       "sharpnessFrom": "weightedCentroid",
       "lowOctaves": 5.5,
-      "highOctaves": 11
+      "highOctaves": 11,
+      "knee": 0.15
     },
     "intensity": {
       "enabled": true,
@@ -81,14 +82,15 @@ enum BuiltInPresets {
     },
     "sharpness": {
       "from": "weightedCentroid",
-      "lowOctaves": 5.8,
-      "highOctaves": 8.6,
-      "knee": 0.3,
-      "gamma": 1.15,
+      "lowOctaves": 3.65,
+      "highOctaves": 9.35,
+      "edge": 0.07,
+      "movePerOctave": 0.375,
+      "brightenOctaves": 0,
       "lowHz": 150,
       "highHz": 6000,
       "smoothingMs": 6,
-      "tolerance": 0.04,
+      "tolerance": 0.047,
       "lowWeightScale": 3.5
     }
   },
@@ -146,6 +148,7 @@ enum BuiltInPresets {
       "mergeGapMs": 200
     },
     "sharpness": {
+      "brightenOctaves": 0.5,
       "smoothingMs": 40,
       "tolerance": 0.025
     }

@@ -97,29 +97,115 @@ final class MapperRuleTests: XCTestCase {
         for k in 52..<88 { XCTAssertEqual(curve.value(at: Double(k) * Self.hop), log(20) / log(40), accuracy: 0.002, "frame \(k)") }
     }
 
-    /// sharpness `weightedCentroid`: log2 centroid less `lowWeightScale` × the sound's weight
-    /// in the lows, on lowOctaves…highOctaves: a 512 Hz centroid with one octave of low weight,
-    /// counted twice, is 7 octaves, 1.2/2.8 of 5.8…8.6; counted once, 8 octaves, 2.2/2.8.
+    /// sharpness `weightedCentroid`: a steady 512 Hz body with one octave of weight in the lows
+    /// is placed at 9 − lowWeightScale octaves; with `edge` 0 its place is the logistic curve
+    /// σ(4·(x − 6.5)/5.7) of the default 3.65…9.35 octaves: 7 octaves counting the lows twice,
+    /// 8 counting them once.
     func testBodySharpnessTakesTheWeightInTheLowsOff() throws {
         let levels = frameLevels([(10..<90, 0)])
         let centroids = [Float](repeating: 512, count: 100)
-        for (scale, expected) in [(2.0, 1.2 / 2.8), (1.0, 2.2 / 2.8)] {
-            let track = try mapper(sharpness: ["knee": .number(0), "gamma": .number(1), "smoothingMs": .number(0),
-                                               "lowWeightScale": .number(scale)])
+        for (scale, octaves) in [(2.0, 7.0), (1.0, 8.0)] {
+            let expected = 1 / (1 + exp(-4 / 5.7 * (octaves - 6.5)))
+            let track = try mapper(sharpness: ["edge": .number(0), "smoothingMs": .number(0), "lowWeightScale": .number(scale)])
                 .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { log2($0) - 1 }))
             for point in try XCTUnwrap(track.regions.first).sharpness { XCTAssertEqual(point.value, expected, accuracy: 1e-6, "\(scale)") }
         }
     }
 
+    /// A body whose centroid `hz` at frame k (10…89) runs as given, with `lowOctaves` of weight in
+    /// the lows in every frame: the body's sharpness at each frame, as the track's curve plays it.
+    func bodySharpness(_ hz: (Int) -> Float, lowOctaves: Float, sharpness: [String: ParameterValue] = [:]) throws -> [Double] {
+        let levels = frameLevels([(10..<90, -6)])
+        var centroids = [Float](repeating: 0, count: 100)
+        for k in 10..<90 { centroids[k] = hz(k) }
+        let track = try mapper(sharpness: sharpness)
+            .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { $0 > 0 ? log2($0) - lowOctaves : 0 }))
+        let curve = Polyline(try XCTUnwrap(track.regions.first).sharpness)
+        return (12..<88).map { curve.value(at: Double($0) * Self.hop) }
+    }
+
+    /// Pearson correlation of two series of equal length (0 when either is flat).
+    func pearson(_ a: [Double], _ b: [Double]) -> Double {
+        let ma = a.reduce(0, +) / Double(a.count), mb = b.reduce(0, +) / Double(b.count)
+        let ab = zip(a, b).map { ($0 - ma) * ($1 - mb) }.reduce(0, +)
+        let aa = a.map { ($0 - ma) * ($0 - ma) }.reduce(0, +), bb = b.map { ($0 - mb) * ($0 - mb) }.reduce(0, +)
+        return aa > 0 && bb > 0 ? ab / (aa * bb).squareRoot() : 0
+    }
+
+    /// A sweep over two octaves, 2^(t·2) × `from` Hz.
+    func sweep(from hz: Float) -> (Int) -> Float { { k in hz * pow(2, 2 * Float(k - 10) / 79) } }
+
+    /// Issue 43: a body whose brightness sweeps two octaves moves by at least 0.15 (p90 − p10)
+    /// upwards, a dark one (a rumble, two octaves of weight in the lows) as a bright one (a
+    /// hiss, none): the place keeps the dark one off 0, where a single scale pressed it flat.
+    func testABodySweepingTwoOctavesMovesWhateverItsPlace() throws {
+        for (hz, lows) in [(Float(80), Float(2)), (500, 0.5), (2000, 0)] {
+            let values = try bodySharpness(sweep(from: hz), lowOctaves: lows)
+            let sorted = values.sorted()
+            let p10 = sorted[sorted.count / 10], p90 = sorted[sorted.count * 9 / 10]
+            XCTAssertGreaterThanOrEqual(p90 - p10, 0.15, "\(hz) Hz: \(p10)…\(p90)")
+            XCTAssertGreaterThan(values.last!, values.first!, "\(hz) Hz brightens")
+            XCTAssertGreaterThan(pearson(values, (12..<88).map { log2(Double(sweep(from: hz)($0))) }), 0.95)
+        }
+    }
+
+    /// The order of kinds holds under the movement: a dark rumble's body (100 Hz, two octaves of
+    /// weight in the lows) plays at most 0.35 and at least 0.3 under a click's (4 kHz, none).
+    func testADarkRumblesBodyPlaysUnderAClicksBody() throws {
+        let rumble = try bodySharpness({ _ in 100 }, lowOctaves: 2), click = try bodySharpness({ _ in 4000 }, lowOctaves: 0)
+        let mean = { (v: [Double]) in v.reduce(0, +) / Double(v.count) }
+        XCTAssertLessThanOrEqual(mean(rumble), 0.35)
+        XCTAssertGreaterThanOrEqual(mean(click) - mean(rumble), 0.3)
+    }
+
+    /// `brightenOctaves` ±1 (what `feel.crispness` ±1 sets) moves a mid-scale sweeping body's
+    /// median by at least 0.15 each way, and a dark one's the same way.
+    func testBrighteningMovesTheBodysMedianBothWays() throws {
+        func median(_ hz: Float, _ lows: Float, _ octaves: Double) throws -> Double {
+            let v = try bodySharpness(sweep(from: hz), lowOctaves: lows, sharpness: ["brightenOctaves": .number(octaves)]).sorted()
+            return v[v.count / 2]
+        }
+        let base = try median(300, 0.5, 0), up = try median(300, 0.5, 1), down = try median(300, 0.5, -1)
+        XCTAssertGreaterThanOrEqual(up - base, 0.15, "\(down) \(base) \(up)")
+        XCTAssertGreaterThanOrEqual(base - down, 0.15, "\(down) \(base) \(up)")
+        XCTAssertGreaterThan(try median(80, 2, 1), try median(80, 2, 0))
+        XCTAssertLessThan(try median(80, 2, -1), try median(80, 2, 0))
+    }
+
+    /// Nothing in range sits at 0 or 1: bodies from a 50 Hz rumble to a 12 kHz hiss, each
+    /// sweeping two octaves, play strictly inside 0…1, above the AHAP's 4 decimals.
+    func testNoBodyInRangeSitsAtZeroOrOne() throws {
+        for (hz, lows) in [(Float(50), Float(3)), (150, 1), (1000, 0), (3000, 0)] {
+            let values = try bodySharpness(sweep(from: hz), lowOctaves: lows)
+            XCTAssertGreaterThan(values.min()!, 0.001, "\(hz) Hz")
+            XCTAssertLessThan(values.max()!, 0.999, "\(hz) Hz")
+        }
+    }
+
+    /// Two attacks at 0.2 and 0.6 s whose frames hold `first` and `second` weighted octaves,
+    /// mapped with the body off: the track (two transients, no region).
+    func twoAttacks(_ first: Float, _ second: Float) throws -> HapticTrack {
+        let levels = frameLevels([(20..<23, -6), (60..<63, -6)])
+        var octaves = [Float](repeating: 0, count: 100)
+        for k in 20..<23 { octaves[k] = first }
+        for k in 60..<63 { octaves[k] = second }
+        return try mapper(intensity: ["enabled": .flag(false)])
+            .map(input(levels: levels, centroids: [Float](repeating: 1000, count: 100), weightedOctaves: octaves, onsets: [0.2, 0.6]))
+    }
+
+    /// A transient's sharpness keeps its order past the scale's ends (`knee`): an attack at 13
+    /// and one at 15 weighted octaves, both above the 11-octave end, play under 0.99, in order.
+    func testTransientsPastTheScaleKeepTheirOrder() throws {
+        let sharpness = try twoAttacks(13, 15).transients.map(\.sharpness)
+        XCTAssertLessThan(sharpness[1], 0.99)
+        XCTAssertLessThan(sharpness[0], sharpness[1])
+        XCTAssertGreaterThan(sharpness[0], 0.85)
+    }
+
     /// A transient's sharpness (`weightedCentroid`): its attack's weighted octaves on
     /// lowOctaves…highOctaves (5.5…11), so a brighter hit is sharper.
     func testTransientSharpnessFollowsTheAttacksWeightedOctaves() throws {
-        let levels = frameLevels([(20..<23, -6), (60..<63, -6)])
-        var octaves = [Float](repeating: 0, count: 100)
-        for k in 20..<23 { octaves[k] = 8 }
-        for k in 60..<63 { octaves[k] = 10 }
-        let track = try mapper(intensity: ["enabled": .flag(false)])
-            .map(input(levels: levels, centroids: [Float](repeating: 1000, count: 100), weightedOctaves: octaves, onsets: [0.2, 0.6]))
+        let track = try twoAttacks(8, 10)
         XCTAssertEqual(track.transients.map(\.sharpness)[0], 2.5 / 5.5, accuracy: 1e-6)
         XCTAssertEqual(track.transients.map(\.sharpness)[1], 4.5 / 5.5, accuracy: 1e-6)
         XCTAssertTrue(track.regions.isEmpty, "intensity disabled writes no body")

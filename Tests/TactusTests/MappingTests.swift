@@ -118,18 +118,17 @@ final class MappingTests: XCTestCase {
         return (sharpness, centroid)
     }
 
-    /// 50 and 70 Hz: a body octaves darker than the scale's low end. Its sharpness stays near
-    /// 0 (about 0.008) but above the AHAP's 4 decimals, so it still moves with the brightness
-    /// (an exponential soft end squeezed it to 0.0006…0.0009: 4 distinct values).
+    /// 50 and 70 Hz: a body octaves darker than the scale's low end. It is placed near the
+    /// scale's `edge` (0.07) and moves from there with its brightness, well above the AHAP's 4
+    /// decimals (a single scale pressed it to about 0.008).
     func testADarkBodyStillMovesWithItsBrightness() throws {
-        try assertBodyOf(balance(50, 70), playsAbove: 0.005, below: 0.1)
+        try assertBodyOf(balance(50, 70), playsAbove: 0.02, below: 0.2)
     }
 
-    /// 6 and 9 kHz: a body octaves brighter than the scale's high end. Its sharpness stays near
-    /// 1 (about 0.95) but well under it, so it still moves with the brightness (an exponential
-    /// soft end squeezed it to within 0.001 of 1: a handful of distinct values).
+    /// 6 and 9 kHz: a body octaves brighter than the scale's high end. It is placed near
+    /// 1 − `edge` (0.93) and moves from there with its brightness, well under 1.
     func testABrightBodyStillMovesWithItsBrightness() throws {
-        try assertBodyOf(balance(6000, 9000), playsAbove: 0.9, below: 0.99)
+        try assertBodyOf(balance(6000, 9000), playsAbove: 0.8, below: 0.99)
     }
 
     /// The body of `signal` plays its sharpness strictly between `low` and `high`, in more
