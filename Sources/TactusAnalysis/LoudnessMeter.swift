@@ -208,15 +208,8 @@ public final class LoudnessMeter {
     /// covers (those already filtered), in the spectrum's units.
     /// - Parameter frame: the analysis's frame, in order (`frame.index` frames seen before).
     public func process(_ frame: SpectralFrame) {
-        let power = UnsafeRawPointer(frame.powerStorage.baseAddress!)
-        var lanes = SIMD4<Float>(repeating: 0)
-        shelfWeights.withUnsafeBytes { weights in
-            var offset = 0
-            while offset < weights.count {
-                lanes += (power + offset).loadUnaligned(as: SIMD4<Float>.self) * weights.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-                offset += 16
-            }
-        }
+        let count = shelfWeights.count
+        let shelf = shelfWeights.withUnsafeBufferPointer { dotInFours(frame.powerStorage.baseAddress!, $0.baseAddress!, count: count) }
         let start = frames * hop - halfWindow
         let (from, to) = (max(0, start), min(pushed, start + windowPower.count))
         var filtered: Float = 0
@@ -227,19 +220,19 @@ public final class LoudnessMeter {
                 filtered = weightedSquares(base + at, weights, count: head) + weightedSquares(base, weights + head, count: to - from - head)
             }
         }
-        ratios[frames % ratios.count] = filtered > 0 ? 1 + lanes.sum() / filtered : 1
+        ratios[frames % ratios.count] = filtered > 0 ? 1 + shelf / filtered : 1
         frames += 1
         sumSlots(final: false)
     }
 
-    /// Σ w[i]·a[i]² over `count` values, in four fixed lanes.
+    /// Σ w[i]·a[i]² over `count` values, in eight fixed lanes.
     private func weightedSquares(_ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, count: Int) -> Float {
-        var lanes = SIMD4<Float>(repeating: 0)
+        var lanes = SIMD8<Float>(repeating: 0)
         var i = 0
-        while i + 4 <= count {
-            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
-            lanes += UnsafeRawPointer(w + i).loadUnaligned(as: SIMD4<Float>.self) * x * x
-            i += 4
+        while i + 8 <= count {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
+            lanes += UnsafeRawPointer(w + i).loadUnaligned(as: SIMD8<Float>.self) * (x * x)
+            i &+= 8
         }
         var total = lanes.sum()
         while i < count {
