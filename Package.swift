@@ -41,8 +41,6 @@ let package = Package(
                        providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
-        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128",
-                       providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
 
         // The platform's Foundation under one name: FoundationEssentials on Linux (no ICU in the
         // binary), Foundation on Apple platforms. Modules import the C library and Dispatch themselves.
@@ -66,8 +64,8 @@ let package = Package(
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
         // The one FFT (a real FFT on FFTW), for the analysis's STFT and the band check of rendered files.
         .target(name: "TactusSpectrum", dependencies: ["CFFTW", "TactusCore"]),
-        // STFT, analyzers, peak picking; BS.1770 loudness on libebur128.
-        .target(name: "TactusAnalysis", dependencies: ["CEBUR128", "TactusCore", "TactusSpectrum"]),
+        // STFT, analyzers, peak picking; BS.1770 loudness (high-pass on the samples, shelf from the STFT).
+        .target(name: "TactusAnalysis", dependencies: ["TactusCore", "TactusSpectrum"]),
         // The mapping from features to a HapticTrack.
         .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
         // Presets (files, library, resolution, schema, printer) and the built-in format list whose

@@ -6,7 +6,7 @@ Package: tactus
 Version: $1
 Architecture: $(dpkg --print-architecture)
 Maintainer: The Tactus developers <tactus@localhost>
-Depends: libc6, libsndfile1, libfftw3-single3, libebur128-1
+Depends: libc6, libsndfile1, libfftw3-single3
 Section: sound
 Priority: optional
 Description: turn sound effects into haptics that feel the way they sound

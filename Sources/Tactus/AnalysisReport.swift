@@ -52,7 +52,7 @@ public struct AnalysisReport {
     /// The per-frame outputs reported: every output the analysis declares, in order.
     var columns: [FeatureDescriptor] { AnalysisSession.outputDescriptors }
 
-    /// The report as JSON: the file, the preset, each onset with its strength, threshold, level and
+    /// The report as JSON: the file, the preset, the loudest momentary loudness (LUFS), each onset with its strength, threshold, level and
     /// the transient made of it, and every declared per-frame output. Members one per line, each
     /// onset and output on one line, each frame series on one line without spaces; numbers to
     /// the decimals the CSV has, `null` where a value is missing or not finite.
@@ -70,6 +70,8 @@ public struct AnalysisReport {
             json.member("channels", format.channels)
             json.key("durationSeconds")
             json.number(orNull: analysis.duration, digits: 6)
+            json.key("loudestMomentaryLufs")
+            json.number(orNull: analysis.loudestMomentaryLufs, digits: 3)
             json.member("preset", presetName)
             json.member("onsetMethod", onsetMethod)
             json.key("hopSeconds")

@@ -138,7 +138,7 @@ public final class AnalysisSession {
             geometry: geometry)
         centroid = CentroidAnalyzer(parameters: configuration.centroid)
         dcBlocker = DCBlocker(sampleRate: sampleRate)
-        loudness = LoudnessMeter(sampleRate: sampleRate)
+        loudness = LoudnessMeter(geometry: geometry)
         starts = SoundStarts(sampleRate: sampleRate, blockLength: geometry.hop)
     }
 
@@ -150,12 +150,13 @@ public final class AnalysisSession {
     /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         sampleCount += samples.count
-        loudness.push(samples)
         starts.push(samples)
         var start = 0
         while start < samples.count {
             // The blocker may add up to three samples held from the previous piece.
             let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk - 3)])
+            // The meter keeps the raw samples until the frames that cover them arrive: a chunk at a time.
+            loudness.push(raw)
             let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
             analyseFiltered(count)
             start += raw.count
@@ -186,13 +187,14 @@ public final class AnalysisSession {
     public func finish() -> AnalysisResult {
         analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) })
         stft.finish(analyse)
+        let loudest = loudness.finish()
         let soundStarts = starts.finish()
         let detected = Self.afterSilences(onsets.finish(), soundStarts, sampleRate: geometry.sampleRate)
         var features: [String: [Float]] = [:]
         for analyzer in [level, centroid, onsets] as [FrameAnalyzer] { features.merge(analyzer.outputs) { $1 } }
         return AnalysisResult(sampleRate: geometry.sampleRate, sampleCount: sampleCount,
                               hopSeconds: geometry.hopSeconds, features: features, onsets: detected,
-                              loudestMomentaryLufs: loudness.loudestLufs(), soundStarts: soundStarts)
+                              loudestMomentaryLufs: loudest, soundStarts: soundStarts)
     }
 
     /// The onsets, each one that lies in the silence before a sound, more than
@@ -230,5 +232,6 @@ public final class AnalysisSession {
         level.process(frame)
         centroid.process(frame)
         onsets.process(frame)
+        loudness.process(frame)
     }
 }

@@ -172,14 +172,21 @@ public final class STFT {
         self.geometry = geometry
         fft = RealFFT(size: geometry.fftSize)
         let n = geometry.windowLength
-        // Periodic Hann, scaled so that magnitudes are independent of the window length.
-        let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
-        let sum = hann.reduce(0, +)
-        window = hann.map { Float($0 / sum * 2) }
+        window = Self.window(length: n)
         frame = SpectralFrame(windowLength: n, binCount: fft.binCount, sampleRate: geometry.sampleRate,
                               fftSize: geometry.fftSize)
         pending = Array(repeating: 0, count: n / 2)
         pending.reserveCapacity(n * 4)
+    }
+
+    /// The frames' window: periodic Hann, scaled to sum to 2 so that magnitudes are
+    /// independent of the window length.
+    /// - Parameter length: samples per frame.
+    /// - Returns: `length` weights.
+    static func window(length n: Int) -> [Float] {
+        let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
+        let sum = hann.reduce(0, +)
+        return hann.map { Float($0 / sum * 2) }
     }
 
     /// Adds samples and calls `body` for each frame that became complete.

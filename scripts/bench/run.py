@@ -14,7 +14,12 @@ then profiles Tactus with perf by pipeline stage (profile_stages.py). CPU time i
 from getrusage, peak RSS from GNU time's %M. Prints the report and writes it to
 <work>/report.md, the numbers to <work>/results.json.
 
+With --floor-only, only the floor ratios: the whole job's floor (decode + STFT + the same
+files written, in C) ÷ Tactus's CPU (`batch --jobs 1` on the corpus, `convert` of the 60-minute
+file, with its peak RSS), for each binary given (--baseline too), their runs alternating.
+
 Usage: run.py --tactus .build/release/tactus [--work bench-out] [--no-profile] [--repeats N]
+       run.py --tactus .build/release/tactus --floor-only [--baseline OTHER_TACTUS] [--repeats N]
 """
 from __future__ import annotations
 
@@ -119,6 +124,39 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
     return results
 
 
+def measure_floor(bench: Bench, corpus: Corpus, binaries: dict[str, Tactus], repeats: int) -> str:
+    """The floor ratios of each binary, runs of the limit and of every binary alternating
+    `repeats` times (each keeps its least CPU): the lines of a small report."""
+    clips, long_file, out = corpus.clips, corpus.path(corpus.long), bench.scratch
+    files = corpus.paths(clips)
+    runs: dict[str, list] = {}
+    for _ in range(repeats):
+        runs.setdefault("limit-pair-corpus", []).append(
+            bench.limit("limit with pairing corpus", clips, decode_only=False, pairing=True))
+        runs.setdefault("limit-pair-long", []).append(
+            bench.limit("limit with pairing long", [corpus.long], decode_only=False, pairing=True))
+        for name, tactus in binaries.items():
+            _, commands, parallel = tactus.jobs(1, files[0].parent, files, out)
+            runs.setdefault(f"{name} corpus", []).append(
+                bench.tactus(f"tactus {name} jobs 1", commands, len(clips), parallel=parallel))
+            runs.setdefault(f"{name} long", []).append(
+                bench.tactus(f"tactus {name} 60-min convert", [tactus.convert([long_file], out)], 1, rss=True))
+    best = {key: min(values, key=lambda m: m.cpu) for key, values in runs.items()}
+    lines = [f"Floor ratios (the whole job's floor, decode + STFT + the same files written in C, ÷ Tactus's CPU; "
+             f"least CPU of {repeats} alternating runs; target ≥ {report.TARGET_FLOOR_SHARE}):", ""]
+    for name in binaries:
+        corpus_ratio = best["limit-pair-corpus"].cpu / best[f"{name} corpus"].cpu
+        long_ratio = best["limit-pair-long"].cpu / best[f"{name} long"].cpu
+        lines.append(f"- {name} ({binaries[name].binary}): corpus {corpus_ratio:.2f} "
+                     f"({best['limit-pair-corpus'].cpu:.2f} / {best[f'{name} corpus'].cpu:.2f} CPU s), "
+                     f"60-minute file {long_ratio:.2f} ({best['limit-pair-long'].cpu:.2f} / "
+                     f"{best[f'{name} long'].cpu:.2f} CPU s), 60-minute peak RSS "
+                     f"{max(m.peak_rss_mb or 0 for m in runs[f'{name} long']):.1f} MB")
+    lines.append("- every run, CPU s: " + "; ".join(f"{key} " + ", ".join(f"{m.cpu:.2f}" for m in values)
+                                                  for key, values in runs.items()))
+    return "\n".join(lines) + "\n"
+
+
 def profile(bench: Bench, results: report.Results) -> None:
     """perf-profiles `--jobs 1` on the corpus and `convert` on the 60-minute file; a perf that
     cannot sample here (e.g. kernel.perf_event_paranoid) costs the profile, not the report."""
@@ -146,6 +184,9 @@ def main() -> int:
     parser.add_argument("--no-profile", action="store_true", help="skip the perf stage profile")
     parser.add_argument("--repeats", type=int, default=2,
                         help="runs of every other row, the one with the least CPU kept (default 2)")
+    parser.add_argument("--floor-only", action="store_true",
+                        help="only the floor ratios and the 60-minute file's peak RSS (no contenders, no profile)")
+    parser.add_argument("--baseline", type=Path, help="with --floor-only: another tactus binary, measured alternately")
     args = parser.parse_args()
     work = args.work.resolve()
 
@@ -155,6 +196,12 @@ def main() -> int:
     corpus = Corpus(work / "corpus")
     tactus = Tactus(args.tactus.resolve())
     bench = Bench(work, corpus, (tactus.window_ms, tactus.hop_ms))
+    if args.floor_only:
+        binaries = {"tactus": tactus} | ({"baseline": Tactus(args.baseline.resolve())} if args.baseline else {})
+        text = measure_floor(bench, corpus, binaries, max(1, args.repeats))
+        (work / "floor.md").write_text(text)
+        print(text)
+        return 0
     results = measure_everything(bench, corpus, tactus, max(1, args.repeats))
     if not args.no_profile and shutil.which("perf"):
         profile(bench, results)
