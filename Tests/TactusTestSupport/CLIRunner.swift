@@ -86,6 +86,12 @@ public enum CLIRunner {
         return running.wait()
     }
 
+    /// How long a run may take before a test calls it hung: 10 minutes, ten times the slowest
+    /// run seen (a 50,000-event AHAP previewed by the debug build on two cores shared by four
+    /// builds: 60 s). Only a hang reaches it; how fast Tactus is, is `make bench`'s to measure
+    /// (as ratios: scripts/bench/big_pattern.py for big patterns), not a unit test's.
+    public static let hangLimit = 600.0
+
     /// Runs `tactus <arguments>` and kills it if it outlasts `seconds` (then `timedOut`).
     public static func run(_ arguments: [String], in directory: URL? = nil, timeout seconds: Double) throws -> Outcome {
         let running = try start(arguments, in: directory)
