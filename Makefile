@@ -5,7 +5,17 @@ CONFIG ?= release
 # Release binaries carry the Swift runtime and Foundation inside them: `tactus` then runs on
 # a machine without Swift, and each process starts in half the time (no dynamic linking of
 # the Swift libraries: about 10 ms less per `tactus convert`).
-STATIC = $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
+STATIC ?= $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
+# SwiftPM's build folder (--scratch-path); the tool is $(BIN)/tactus. A build with the runtime
+# linked in and one without must not share a folder: SwiftPM then links objects compiled for
+# the other (seen with 6.3: "cannot find -l_FoundationCShims"). CI builds its installable
+# binaries in debug with the runtime linked in, in .build/static (see .ci/run).
+SCRATCH ?= .build
+BIN = $(SCRATCH)/$(CONFIG)
+# BUILT=1: the tools in $(BIN) are built already, so the checks that run them skip `build` (each
+# `swift build` that finds nothing to do still loads the package and plans: about 5 s). CI passes
+# it: `make test` built them.
+TOOLS = $(if $(BUILT),,build)
 
 .PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-formats eval realcorpus eval-real bench docs man install uninstall deb clean
 
@@ -16,15 +26,17 @@ deps:
 # Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
 # runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO).
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product tactus
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --product tactus-tune
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
 	@mkdir -p $(OUT)
-	.build/$(CONFIG)/tactus batch Corpus -o $(OUT) --preset default
-	.build/$(CONFIG)/tactus validate --quiet $$(find $(OUT) -name '*.ahap' | sort)
+	$(BIN)/tactus batch Corpus -o $(OUT) --preset default
+	$(BIN)/tactus validate --quiet $$(find $(OUT) -name '*.ahap' | sort)
 
+# What .ci/run runs first. Its debug build (the executables, tactus-tool for the plugins and
+# tactus-peak-memory for the tests included) is the one the CI checks then run.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -36,18 +48,18 @@ check-example: deps
 
 # The Android helper (Integrations/Android): compiled with javac against stand-ins of the SDK
 # classes it calls, its JVM tests run on the .android.json files the tool writes for Corpus/
-# (scripts/check-android.sh; installs a JDK with apt-get if javac is missing).
-check-android: build
-	scripts/check-android.sh .build/$(CONFIG)/tactus
+# (scripts/check-android.sh; installs a JDK with apt-get if javac is missing). Runs the
+# $(CONFIG) build of the tool: CI passes CONFIG=debug, the build `make test` made.
+check-android: deps $(TOOLS)
+	scripts/check-android.sh $(BIN)/tactus
 
 # `tactus tune` in a real headless Chromium: a knob for every parameter, knobs, A/B, save, and
 # `tactus convert --preset <saved>` writing the page's exported bytes; bad token, Host and Origin
 # refused; no console errors; Ctrl-C exits 0 (scripts/check-tune; installs Debian's chromium and
 # chromium-driver and Selenium from PyPI when missing).
-check-tune: deps
-	$(SWIFT) build --product tactus
-	$(SWIFT) build --product tactus-tune
-	scripts/check-tune/run.sh --tactus .build/debug/tactus
+# Runs the $(CONFIG) build (CI: CONFIG=debug, the build `make test` made).
+check-tune: deps $(TOOLS)
+	scripts/check-tune/run.sh --tactus $(BIN)/tactus
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps
@@ -61,12 +73,12 @@ check-deb: check-install
 # fidelity, the same with unsimplified fixed-rate curves for comparison), then the
 # transients of Tactus beside librosa and aubio on the same files (installs them if missing).
 eval: build
-	.build/$(CONFIG)/tactus evaluate Corpus
+	$(BIN)/tactus evaluate Corpus
 	@echo "--- the same with unsimplified curves (a naive fixed-rate mapping) ---"
-	.build/$(CONFIG)/tactus evaluate Corpus --set mapping.intensity.tolerance=0.001 --set mapping.sharpness.tolerance=0.001 | tail -6
+	$(BIN)/tactus evaluate Corpus --set mapping.intensity.tolerance=0.001 --set mapping.sharpness.tolerance=0.001 | tail -6
 	@python3 -c "import librosa" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
-	python3 scripts/eval_onsets.py --tactus .build/$(CONFIG)/tactus
+	python3 scripts/eval_onsets.py --tactus $(BIN)/tactus
 
 # The real-sound corpus (docs/REALCORPUS.md): sound effects from Debian packages, fetched with
 # apt-get download into realcorpus-cache/ (nothing installed), one-shots by category and
@@ -82,8 +94,8 @@ realcorpus:
 eval-real: build realcorpus
 	@command -v aubioonset >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq aubio-tools >/dev/null)
 	@python3 -c "import pyloudnorm" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
-	python3 scripts/realcorpus/evaluate.py --tactus .build/$(CONFIG)/tactus
-	python3 scripts/realcorpus/feel.py --tactus .build/$(CONFIG)/tactus
+	python3 scripts/realcorpus/evaluate.py --tactus $(BIN)/tactus
+	python3 scripts/realcorpus/feel.py --tactus $(BIN)/tactus
 
 # The rendered formats (pcm with each profile, dualsense, rumble, split AHAP) measured against the
 # AHAP and .haptic of the same analysis on the Corpus and both halves of the real-sound corpus:
@@ -93,7 +105,7 @@ eval-real: build realcorpus
 FOLDERS ?= Corpus realcorpus/dev realcorpus/heldout
 check-formats: build
 	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
-	python3 scripts/check_formats.py --tactus .build/$(CONFIG)/tactus --work check-formats-out $(FOLDERS)
+	python3 scripts/check_formats.py --tactus $(BIN)/tactus --work check-formats-out $(FOLDERS)
 
 # Benchmarks (not part of `make test`): release build, generated corpus in bench-out/, Tactus
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).
@@ -133,17 +145,17 @@ man: deps
 # The tool (`tactus` and `tactus-tune` side by side), its presets (found through
 # share/tactus/Presets), the man pages and bash/zsh/fish completions, each where it belongs
 # under $(PREFIX).
-install: build man
+install: $(TOOLS) man
 	install -d $(BINDIR) $(SHAREDIR)/tactus/Presets $(SHAREDIR)/man/man1 \
 		$(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
-	install -m 755 .build/release/tactus $(BINDIR)/tactus
-	install -m 755 .build/release/tactus-tune $(BINDIR)/tactus-tune
+	install -m 755 $(BIN)/tactus $(BINDIR)/tactus
+	install -m 755 $(BIN)/tactus-tune $(BINDIR)/tactus-tune
 	install -m 644 Presets/*.json $(SHAREDIR)/tactus/Presets/
 	install -m 644 .build/man/tactus.1 $(SHAREDIR)/man/man1/tactus.1
 	install -m 644 .build/man/tune.1 $(SHAREDIR)/man/man1/tactus-tune.1
-	.build/release/tactus --generate-completion-script bash > $(SHAREDIR)/bash-completion/completions/tactus
-	.build/release/tactus --generate-completion-script zsh > $(SHAREDIR)/zsh/site-functions/_tactus
-	.build/release/tactus --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
+	$(BIN)/tactus --generate-completion-script bash > $(SHAREDIR)/bash-completion/completions/tactus
+	$(BIN)/tactus --generate-completion-script zsh > $(SHAREDIR)/zsh/site-functions/_tactus
+	$(BIN)/tactus --generate-completion-script fish > $(SHAREDIR)/fish/vendor_completions.d/tactus.fish
 
 uninstall:
 	rm -f $(BINDIR)/tactus $(BINDIR)/tactus-tune $(SHAREDIR)/man/man1/tactus.1 $(SHAREDIR)/man/man1/tactus-tune.1 \

@@ -106,6 +106,9 @@ let package = Package(
                 dependencies: ["tactus"]),
 
         .target(name: "TactusTestSupport", dependencies: ["CSndFile"], path: "Tests/TactusTestSupport"),
+        // Tests only: runs a command and reports that process's own peak memory (CLIRunner's
+        // `measuresPeakMemory`); built beside `tactus` by `swift build --build-tests`.
+        .executableTarget(name: "tactus-peak-memory", path: "Tests/PeakMemory"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore", "TactusTestSupport"]),
         .testTarget(name: "TactusFilesTests", dependencies: ["TactusFiles"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),

@@ -4,15 +4,15 @@ import TactusCore
 import TactusFiles
 import TactusHaptic
 import TactusPreview
+import TactusTestSupport
 import XCTest
 
 /// AHAPs written by others (Apple's sample patterns, Lofelt's and Meta's converters) and
 /// `.haptic` files exported by Lofelt Studio, from the development set beside the repository
-/// (`../shared/external-haptics`, see its README): each validates with no error its own player
+/// (`../shared/external-haptics` or `$TACTUS_EXTERNAL_HAPTICS`, see its README): each validates with no error its own player
 /// would not raise, and previews.
 final class ExternalPatternTests: XCTestCase {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/external-haptics/ahap")
+    static let folder = ExternalHaptics.folder.appendingPathComponent("ahap")
 
     private func patterns() throws -> [URL] { try files("ahap", in: Self.folder) }
 
@@ -20,7 +20,7 @@ final class ExternalPatternTests: XCTestCase {
     private func files(_ kind: String, in folder: URL) throws -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let found = names.filter { $0.hasSuffix("." + kind) }.sorted().map { folder.appendingPathComponent($0) }
-        if found.isEmpty { throw XCTSkip("no external .\(kind) files at \(folder.path) (the development set is not beside the repository)") }
+        if found.isEmpty { throw XCTSkip(ExternalHaptics.absent("external .\(kind) files at \(folder.path)")) }
         return found
     }
 

@@ -4,7 +4,7 @@ import XCTest
 
 /// `preview`, `compare` and `--preset-from` on `.haptic` files, read through the format
 /// registry into the neutral model (no AHAP in between): one Tactus wrote and one Lofelt
-/// Studio exported (the development set beside the repository, `../shared/external-haptics`).
+/// Studio exported (the development set, `ExternalHaptics.folder`).
 final class HapticFileCommandTests: XCTestCase {
     private var folder: URL!
 
@@ -52,11 +52,9 @@ final class HapticFileCommandTests: XCTestCase {
     }
 
     func testAStudioExportPreviewsAndComparesWithItsTranslation() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/external-haptics/haptic/nv_NVLaser.haptic")
+        let file = ExternalHaptics.folder.appendingPathComponent("haptic/nv_NVLaser.haptic")
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw XCTSkip("no \(file.path) (the development set is not beside the repository)")
+            throw XCTSkip(ExternalHaptics.absent(file.path))
         }
         let preview = try CLIRunner.run(["preview", file.path, "-o", folder.path])
         XCTAssertEqual(preview.status, 0, "\(preview)")

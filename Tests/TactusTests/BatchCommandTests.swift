@@ -79,7 +79,7 @@ final class BatchCommandTests: XCTestCase {
         }
 
         let (process, _, err) = try launch([fixture.input.path, "-o", fixture.output.path, "--jobs", "1"])
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(CLIRunner.hangLimit)
         while (try? fixture.outputFiles().keys.filter { $0.hasSuffix(".ahap") }.count) ?? 0 < 2, Date() < deadline {
             usleep(5_000)
         }

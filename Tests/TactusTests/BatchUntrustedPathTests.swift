@@ -19,12 +19,12 @@ final class BatchUntrustedPathTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.output)
 
         let fresh = try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--quiet",
-                                       "--report", fixture.output.path + "/report.json"], timeout: 60)
+                                       "--report", fixture.output.path + "/report.json"], timeout: CLIRunner.hangLimit)
         XCTAssertEqual(fresh.status, 0, "\(fresh)")
         XCTAssertEqual(try fixture.outputFiles().keys.sorted(), [BatchManifest.fileName, "a.ahap", "a.wav", "report.json"])
         XCTAssertNotNil(try JSONReader.parse(Data(contentsOf: fixture.output.appendingPathComponent("report.json")))["files"])
         XCTAssertEqual(try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--quiet", "--prune"],
-                                         timeout: 60).status, 0)
+                                         timeout: CLIRunner.hangLimit).status, 0)
         XCTAssertNotNil(try fixture.outputFiles()["report.json"], "a later run does not prune the report")
         try FileManager.default.removeItem(at: fixture.output.appendingPathComponent("report.json"))
 
@@ -41,7 +41,7 @@ final class BatchUntrustedPathTests: XCTestCase {
         ]
         for (report, reason) in refused {
             let outcome = try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--report", report, "--force"],
-                                            timeout: 60)
+                                            timeout: CLIRunner.hangLimit)
             XCTAssertEqual(outcome.status, 64, "\(report): \(outcome)")
             XCTAssertEqual(outcome.stdout, "", report)
             XCTAssertEqual(outcome.stderrLines.count, 1, "\(report): \(outcome)")
@@ -60,14 +60,14 @@ final class BatchUntrustedPathTests: XCTestCase {
         defer { fixture.remove() }
         let source = try fixture.sound("a.wav")
         let folder = fixture.input.path
-        XCTAssertEqual(try CLIRunner.run(["batch", folder, "-o", folder, "--quiet"], timeout: 60).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["batch", folder, "-o", folder, "--quiet"], timeout: CLIRunner.hangLimit).status, 0)
         for name in ["a.ahap", BatchManifest.fileName, "a.wav"] {
-            let outcome = try CLIRunner.run(["batch", folder, "-o", folder, "--report", folder + "/" + name], timeout: 60)
+            let outcome = try CLIRunner.run(["batch", folder, "-o", folder, "--report", folder + "/" + name], timeout: CLIRunner.hangLimit)
             XCTAssertEqual(outcome.status, 64, "\(name): \(outcome)")
             XCTAssertEqual(outcome.stderrLines.count, 1, "\(name): \(outcome)")
         }
         let sourceBytes = try Data(contentsOf: source)
-        let written = try CLIRunner.run(["batch", folder, "-o", folder, "--report", folder + "/report.json", "--quiet"], timeout: 60)
+        let written = try CLIRunner.run(["batch", folder, "-o", folder, "--report", folder + "/report.json", "--quiet"], timeout: CLIRunner.hangLimit)
         XCTAssertEqual(written.status, 0, "\(written)")
         XCTAssertNotNil(try JSONReader.parse(Data(contentsOf: fixture.input.appendingPathComponent("report.json")))["files"])
         XCTAssertEqual(try Data(contentsOf: source), sourceBytes)
@@ -83,7 +83,7 @@ final class BatchUntrustedPathTests: XCTestCase {
         try fixture.sound("a.wav")
         let victim = fixture.root.appendingPathComponent("victim.txt")
         try Data("not the batch's".utf8).write(to: victim)
-        XCTAssertEqual(try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--quiet"], timeout: 60).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--quiet"], timeout: CLIRunner.hangLimit).status, 0)
         let manifestURL = fixture.output.appendingPathComponent(BatchManifest.fileName)
         let manifest = try Data(contentsOf: manifestURL)
         var entry = try XCTUnwrap(try BatchManifest(JSONReader.parse(manifest)).files["a.wav"])
@@ -95,7 +95,7 @@ final class BatchUntrustedPathTests: XCTestCase {
             try hostile.encoded().write(to: manifestURL)
 
             let outcome = try CLIRunner.run(["batch", fixture.input.path, "-o", fixture.output.path, "--prune", "--quiet"],
-                                            timeout: 60)
+                                            timeout: CLIRunner.hangLimit)
             XCTAssertFalse(outcome.timedOut, stray)
             XCTAssertEqual(outcome.status, 0, "\(stray): \(outcome)")
             XCTAssertEqual(outcome.stderrLines, [

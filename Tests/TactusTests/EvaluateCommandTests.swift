@@ -23,7 +23,7 @@ final class EvaluateCommandTests: XCTestCase {
         ]
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
 
-        let outcome = try CLIRunner.run(["evaluate", folder.path], timeout: 120)
+        let outcome = try CLIRunner.run(["evaluate", folder.path], timeout: CLIRunner.hangLimit)
         XCTAssertEqual(outcome.status, 1, "\(outcome)")
         let path = folder.path
         XCTAssertEqual(outcome.stderrLines.count, 6, outcome.stderr)

@@ -97,7 +97,7 @@ final class FaultsTests: RobustnessTestCase {
     /// Starts a one-job batch and returns once it has written `converted` AHAPs.
     private func startBatch(_ inputs: URL, until converted: Int) throws -> CLIRunner.Running {
         let running = try CLIRunner.start(["batch", inputs.path, "-o", outputFolder.path, "--jobs", "1"], in: folder)
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(CLIRunner.hangLimit)
         while ahaps().count < converted, running.process.isRunning, Date() < deadline { usleep(5_000) }
         return running
     }

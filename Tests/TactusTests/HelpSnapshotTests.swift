@@ -19,7 +19,7 @@ final class HelpSnapshotTests: XCTestCase {
         let update = ProcessInfo.processInfo.environment["TACTUS_UPDATE_SNAPSHOTS"] == "1"
         for command in Self.commands {
             let name = (["tactus"] + command).joined(separator: "-") + ".txt"
-            let outcome = try CLIRunner.run(command + ["--help"], timeout: 30)
+            let outcome = try CLIRunner.run(command + ["--help"], timeout: CLIRunner.hangLimit)
             XCTAssertEqual(outcome.status, 0, "\(command): \(outcome)")
             let snapshot = Self.folder.appendingPathComponent(name)
             if update {
@@ -35,7 +35,7 @@ final class HelpSnapshotTests: XCTestCase {
     /// The subcommands the top-level help lists are exactly the ones snapshotted here, so
     /// none is left undocumented or unchecked.
     func testTopLevelHelpListsEverySubcommand() throws {
-        let help = try CLIRunner.run(["--help"], timeout: 30).stdout
+        let help = try CLIRunner.run(["--help"], timeout: CLIRunner.hangLimit).stdout
         let section = try XCTUnwrap(help.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first)
         let listed = section.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }

@@ -51,6 +51,8 @@ class RobustnessTestCase: XCTestCase {
         let text: String
         let document: AHAPDocument
         let audio: URL
+        /// The run's own peak resident memory, when it was measured (`CLIRunner.Conditions`).
+        var peakMegabytes: Double?
 
         var events: [AHAPEvent] {
             document.pattern.compactMap { if case .event(let event) = $0 { return event } else { return nil } }
@@ -77,11 +79,14 @@ class RobustnessTestCase: XCTestCase {
     /// with zero errors, its AudioCustom event naming audio that decodes to the input's
     /// frame count, input unchanged.
     @discardableResult
-    func assertConverted(_ input: URL, file: StaticString = #filePath, line: UInt = #line) throws -> Converted {
-        let outcome = try convert(input, file: file, line: line)
+    func assertConverted(_ input: URL, conditions: CLIRunner.Conditions = CLIRunner.Conditions(),
+                         file: StaticString = #filePath, line: UInt = #line) throws -> Converted {
+        let outcome = try convert(input, conditions: conditions, file: file, line: line)
         XCTAssertEqual(outcome.status, 0, "\(outcome)", file: file, line: line)
         XCTAssertEqual(outcome.stderr, "", file: file, line: line)
-        return try checkOutputs(of: input, file: file, line: line)
+        var converted = try checkOutputs(of: input, file: file, line: line)
+        converted.peakMegabytes = outcome.peakMegabytes
+        return converted
     }
 
     /// Handled either way: a valid AHAP (exit 0) or a one-line refusal (exit 1); never a
@@ -106,9 +111,11 @@ class RobustnessTestCase: XCTestCase {
     // MARK: Pieces
 
     /// Runs the CLI on `input`, asserting it was not killed and left the input's bytes alone.
-    func convert(_ input: URL, file: StaticString, line: UInt) throws -> CLIRunner.Outcome {
+    func convert(_ input: URL, conditions: CLIRunner.Conditions = CLIRunner.Conditions(),
+                 file: StaticString, line: UInt) throws -> CLIRunner.Outcome {
         let before = try? Data(contentsOf: input)
-        let outcome = try CLIRunner.run(["convert", input.path, "-o", outputFolder.path, "--quiet"], in: folder)
+        let outcome = try CLIRunner.run(["convert", input.path, "-o", outputFolder.path, "--quiet"], in: folder,
+                                        conditions: conditions)
         XCTAssertFalse(outcome.signaled, "killed: \(outcome)", file: file, line: line)
         XCTAssertEqual(try? Data(contentsOf: input), before, "the input's bytes changed", file: file, line: line)
         assertNoTemporaries(file: file, line: line)

@@ -12,11 +12,10 @@ import XCTest
 /// each file plays (AHAPs through the pattern evaluator, `.haptic` through the √ law):
 /// AHAP → `.haptic` → AHAP and `.haptic` → AHAP → `.haptic` keep every transient within 1 ms
 /// and 0.02 of its intensity, and the continuous intensity within 0.03 RMS, on Corpus analyses
-/// and on files published by others (`../shared/external-haptics`); the Android waveform,
+/// and on files published by others (`ExternalHaptics.folder`); the Android waveform,
 /// read back on its millisecond grid, keeps the same within the bounds stated below.
 final class RoundTripTests: XCTestCase {
-    static let external = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/external-haptics")
+    static let external = ExternalHaptics.folder
 
     /// The worst of a set of comparisons, printed once per direction for the record.
     private struct Worst: CustomStringConvertible {
@@ -81,7 +80,7 @@ final class RoundTripTests: XCTestCase {
     private func publishedTracks(_ kind: String, _ format: any HapticReadableFormat) throws -> [(String, HapticTrack)] {
         let folder = Self.external.appendingPathComponent(kind)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix("." + kind) }.sorted()
-        if names.isEmpty { throw XCTSkip("no published .\(kind) files at \(folder.path) (the development set is not beside the repository)") }
+        if names.isEmpty { throw XCTSkip(ExternalHaptics.absent("published .\(kind) files at \(folder.path)")) }
         return try names.map { ($0, try format.read(Data(contentsOf: folder.appendingPathComponent($0))).track) }
     }
 

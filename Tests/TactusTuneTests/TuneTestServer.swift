@@ -36,7 +36,7 @@ final class TuneTestServer {
             try? await server.run(handlingSignals: false) { url.value = $0; ready.signal() }
             stopped.signal()
         }
-        guard ready.wait(timeout: .now() + 30) == .success, let text = url.value,
+        guard ready.wait(timeout: .now() + CLIRunner.hangLimit) == .success, let text = url.value,
               let port = URLComponents(string: text)?.port else {
             throw TuneRequestError("the server did not start")
         }
@@ -50,7 +50,7 @@ final class TuneTestServer {
         guard running else { return }
         running = false
         task.cancel()
-        _ = stopped.wait(timeout: .now() + 30)
+        _ = stopped.wait(timeout: .now() + CLIRunner.hangLimit)
         session.close()
     }
 
@@ -93,7 +93,7 @@ final class TuneTestServer {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw TuneRequestError("connect") }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(CLIRunner.hangLimit), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var sent = 0
         try bytes.withUnsafeBytes { raw in

@@ -45,10 +45,12 @@ class Tune:
 
     def __init__(self, tactus, paths, work, cwd=None):
         self.work = work
-        self.before = set(glob.glob(os.path.join(tempfile.gettempdir(), "tactus-tune-*")))
+        # Its own temporary folder (TMPDIR), so that what it leaves there is its own and not
+        # another run's on the same machine.
+        self.tmp = tempfile.mkdtemp(prefix="tmp-", dir=work)
         self.process = subprocess.Popen(
             [tactus, "tune", *paths, "--presets-dir", os.path.join(work, "presets"), "-o", os.path.join(work, "export")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env={**os.environ, "TMPDIR": self.tmp})
         atexit.register(self.kill)  # nothing left running if a check fails half-way
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -91,7 +93,7 @@ class Tune:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise SystemExit("tactus tune did not stop on %s" % signal.Signals(sig).name)
-        left = set(glob.glob(os.path.join(tempfile.gettempdir(), "tactus-tune-*"))) - self.before
+        left = set(glob.glob(os.path.join(self.tmp, "tactus-tune-*")))
         return code, left
 
 
@@ -243,6 +245,7 @@ def check(args):
             expect(not errors, "no console errors %s" % errors)
         finally:
             driver.quit()
+        expect(glob.glob(os.path.join(tune.tmp, "tactus-tune-*")), "the run keeps its files in its own TMPDIR")
         code, left = tune.stop(signal.SIGINT)
         expect(code == 0, "Ctrl-C exits 0 (%s)" % code)
         expect(not left, "the run's temporary folder is removed")
