@@ -95,10 +95,11 @@ final class MappingTests: XCTestCase {
         XCTAssertGreaterThan(sharp, 0.8)
     }
 
-    /// Rumbles far below the scale keep their order: a 60 Hz body plays rounder than a 120 Hz
-    /// one (both are placed near `edge`, each counting about four octaves of weight in the lows:
-    /// their reference brightnesses, about −10.8 and −9.2 octaves, stay apart on the place's
-    /// bound, where a bound saturating as tanh tied them at 0.0702).
+    /// Steady rumbles far below the scale keep their order: a 60 Hz sine's body plays rounder
+    /// than a 120 Hz one's (both placed near `edge`, each counting about four octaves of weight
+    /// in the lows: reference brightnesses about −10.8 and −9.2 octaves, which the place's bound,
+    /// nearing its end as 1/u², keeps 0.001 apart, 0.0746 and 0.0754; a bound saturating as tanh
+    /// tied them at 0.0702). A rumble that moves is ordered by its moves more than by this.
     func testRumblesBelowTheScaleKeepTheirOrder() throws {
         let sr = 44100.0
         func body(_ hz: Double) throws -> Double {
