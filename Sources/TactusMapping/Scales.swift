@@ -92,10 +92,13 @@ struct OctaveScale {
 /// never reaches 0 or 1:
 ///
 /// - the place, from the sound's reference brightness x (octaves: its mean log2 centroid less
-///   its weight in the lows): z = Z·tanh(a·(x − centre)/Z), with centre halfway between
+///   its weight in the lows): the place z, with centre halfway between
 ///   `lowOctaves` and `highOctaves` and a = 4/(highOctaves − lowOctaves) (the slope of the
 ///   straight line from 0 to 1 over the range, at the middle), bounded softly by Z = logit(1 − edge)
-///   so every sound lies between `edge` and 1 − `edge`, in order;
+///   so every sound lies between `edge` and 1 − `edge`, in order: z = Z·u/√(1 + u²),
+///   u = a·(x − centre)/Z, which nears its bound only as 1/u² (tanh as e^−2u), so rumbles
+///   octaves below the range (a 60 Hz and a 120 Hz sine, about −10.8 and −9.2 octaves) keep
+///   their order;
 /// - the move: k·(b − mean + shift) added to z, b the frame's log2 centroid, mean the sound's
 ///   power-weighted mean of it, k = 4·`movePerOctave` (`movePerOctave` of sharpness per octave
 ///   at the middle of the curve) and `shift` = `brightenOctaves`.
@@ -126,7 +129,9 @@ struct PlacedScale {
     /// The place of a sound whose reference brightness is `octaves`, in logit units.
     func place(_ octaves: Double) -> Double {
         let z = slope * (octaves - centre)
-        return bound.isFinite ? bound * tanh(z / bound) : z
+        guard bound.isFinite else { return z }
+        let u = z / bound
+        return bound * u / (1 + u * u).squareRoot()
     }
 
     /// The sharpness 0…1 (exclusive) of a frame `octaves` from its sound's mean, at `place`.

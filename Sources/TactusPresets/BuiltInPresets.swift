@@ -82,8 +82,8 @@ enum BuiltInPresets {
     },
     "sharpness": {
       "from": "weightedCentroid",
-      "lowOctaves": 3.65,
-      "highOctaves": 9.35,
+      "lowOctaves": 2.4,
+      "highOctaves": 8.1,
       "edge": 0.07,
       "movePerOctave": 0.375,
       "brightenOctaves": 0,
@@ -91,7 +91,7 @@ enum BuiltInPresets {
       "highHz": 6000,
       "smoothingMs": 6,
       "tolerance": 0.047,
-      "lowWeightScale": 3.5
+      "lowWeightScale": 4
     }
   },
   "output": {
@@ -148,7 +148,7 @@ enum BuiltInPresets {
       "mergeGapMs": 200
     },
     "sharpness": {
-      "brightenOctaves": 0.5,
+      "brightenOctaves": 1,
       "smoothingMs": 40,
       "tolerance": 0.025
     }

@@ -23,7 +23,7 @@ import Darwin
 /// | `strengthDb`, `bodyDb` | `mapping.intensity.maxIntensity` | `x' = min(1, gB·x)`, `gB = 10^((strengthDb + bodyDb)/20)` |
 /// | | `mapping.intensity.gate`, `tolerance` | `x' = r·x`, `r = maxIntensity'/maxIntensity` (the same regions and curve points, each intensity × r) |
 /// | `crispness` | `mapping.transients.lowOctaves`, `highOctaves` | `x' = x − s`, `s = 2·crispness` octaves |
-/// | | `mapping.sharpness.brightenOctaves` | `x' = x + b`, `b = 1·crispness` octaves |
+/// | | `mapping.sharpness.brightenOctaves` | `x' = x + b`, `b = 1·crispness` octaves for crispness ≥ 0, `2·crispness` below |
 /// | | `mapping.sharpness.lowHz`, `highHz` (its `centroid` scale) | `x' = x·2^(−s)` |
 /// | `density` | `peaks.delta`, `minRiseDb`, `weakRiseDb`, `jumpDb`, `bedJumpDb`, `bedRiseSpreads` | `x' = f·x`, `f = 4^(−density)` |
 ///
@@ -31,7 +31,10 @@ import Darwin
 /// in the linear middle of their scale (0.36 per unit on the default 5.5 octaves), less in its
 /// soft ends; the body plays as if `b` octaves brighter on its `movePerOctave` curve (a step of
 /// `4·movePerOctave·b` in logit units: +0.32 per unit at the middle of the default curve, less
-/// towards 0 and 1, which it never reaches), so dark and bright bodies move too; on the
+/// towards 0 and 1, which it never reaches), so dark and bright bodies move too. Rounder takes
+/// twice the octaves of crisper: most bodies sit in the lower half of the curve (the moving
+/// sounds' median near 0.17 on the real-sound corpus), where the logistic curve squeezes a
+/// step down, so one octave down lowered them by only about half what one octave up raised; on the
 /// `centroid` scale by `s / log2(highHz / lowHz)` before clipping. Both move the same way, by
 /// about as much in the middle. Effective values may leave the ranges a preset may write (a 6 kHz
 /// `highHz` two octaves up is 24 kHz); the scales stay well defined.
@@ -45,16 +48,25 @@ public enum FeelSettings: TunablePart {
     public static let bodyDb = ParameterDescriptor.number("bodyDb", -40...12, default: 0, unit: "dB",
                 help: "Body amount against the transients, on top of strengthDb: mapping.intensity.maxIntensity × 10^(bodyDb/20), capped at 1, with its gate and tolerance scaled alike (to remove the body, set mapping.intensity.enabled false).")
     public static let crispness = ParameterDescriptor.number("crispness", -1...1, default: 0,
-                help: "Roundness (−1) to crispness (+1) of transients and body together, every sound alike: transients play as if their attack were 2 × crispness octaves brighter (mapping.transients lowOctaves/highOctaves − 2·crispness), the body as if its sound were 1 × crispness octave brighter (mapping.sharpness.brightenOctaves + crispness; with from = centroid, lowHz/highHz × 4^(−crispness)). +1 adds about 0.36 to a mid-scale transient and 0.32 to a mid-scale body, less near 0 and 1, which neither reaches; −1 takes as much off.")
+                help: "Roundness (−1) to crispness (+1) of transients and body together, every sound alike: transients play as if their attack were 2 × crispness octaves brighter (mapping.transients lowOctaves/highOctaves − 2·crispness), the body as if its sound were crispness octaves brighter, or 2 × crispness octaves darker when crispness is negative (mapping.sharpness.brightenOctaves + crispness above 0, + 2 × crispness below: most bodies sit low on their curve, where a step down is squeezed, so rounding takes twice the octaves; with from = centroid, lowHz/highHz × 4^(−crispness)). +1 adds about 0.36 to a mid-scale transient and 0.32 to a mid-scale body, less near 0 and 1, which neither reaches; −1 takes about 0.36 off a mid-scale transient and more off a body (0.45 in the middle of the curve).")
     public static let density = ParameterDescriptor.number("density", -1...1, default: 0,
                 help: "Transient density (analysis side: changes which onsets the analysis finds): the peak picker's thresholds (peaks.delta, minRiseDb, weakRiseDb, jumpDb, bedJumpDb, bedRiseSpreads) × 4^(−density); +1 quarters them (more, softer onsets), −1 quadruples them (only clear attacks).")
     public static let parameters: [ParameterDescriptor] = [strengthDb, transientsDb, bodyDb, crispness, density]
 
     /// Octaves the transients' scales (and the body's `centroid` scale) shift per unit of `crispness`.
     public static let octavesPerCrispness = 2.0
-    /// Octaves the body plays brighter per unit of `crispness` (`mapping.sharpness.brightenOctaves`):
+    /// Octaves the body plays brighter per unit of positive `crispness` (`mapping.sharpness.brightenOctaves`):
     /// on the body's steeper curve, about the transients' step in the middle of each.
     public static let bodyOctavesPerCrispness = 1.0
+    /// Octaves the body plays darker per unit of negative `crispness`: twice the step up, since
+    /// most bodies sit in the lower half of their curve, where a step down is squeezed.
+    public static let bodyOctavesPerRoundness = 2.0
+
+    /// The octaves `crispness` adds to `mapping.sharpness.brightenOctaves`: `crispness` above 0,
+    /// 2 × `crispness` below.
+    public static func bodyOctaves(crispness: Double) -> Double {
+        crispness * (crispness < 0 ? bodyOctavesPerRoundness : bodyOctavesPerCrispness)
+    }
     /// Factor the peak thresholds are divided by per unit of `density`.
     public static let thresholdFactorPerDensity = 4.0
     /// The peak picker's thresholds `density` scales: each makes fewer onsets as it grows,
@@ -97,7 +109,7 @@ public enum FeelSettings: TunablePart {
         if var sharpness = sections[SharpnessSettings.id] {
             let shift = octavesPerCrispness * feel.number(crispness)
             let brighten = SharpnessSettings.brightenOctaves
-            sharpness = sharpness.replacing(brighten, with: sharpness.number(brighten) + bodyOctavesPerCrispness * feel.number(crispness))
+            sharpness = sharpness.replacing(brighten, with: sharpness.number(brighten) + bodyOctaves(crispness: feel.number(crispness)))
             for d in [SharpnessSettings.lowHz, SharpnessSettings.highHz] {
                 sharpness = sharpness.replacing(d, with: pow(2, -shift) * sharpness.number(d))
             }

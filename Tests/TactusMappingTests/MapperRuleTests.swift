@@ -99,13 +99,13 @@ final class MapperRuleTests: XCTestCase {
 
     /// sharpness `weightedCentroid`: a steady 512 Hz body with one octave of weight in the lows
     /// is placed at 9 − lowWeightScale octaves; with `edge` 0 its place is the logistic curve
-    /// σ(4·(x − 6.5)/5.7) of the default 3.65…9.35 octaves: 7 octaves counting the lows twice,
+    /// σ(4·(x − 5.25)/5.7) of the default 2.4…8.1 octaves: 7 octaves counting the lows twice,
     /// 8 counting them once.
     func testBodySharpnessTakesTheWeightInTheLowsOff() throws {
         let levels = frameLevels([(10..<90, 0)])
         let centroids = [Float](repeating: 512, count: 100)
         for (scale, octaves) in [(2.0, 7.0), (1.0, 8.0)] {
-            let expected = 1 / (1 + exp(-4 / 5.7 * (octaves - 6.5)))
+            let expected = 1 / (1 + exp(-4 / 5.7 * (octaves - 5.25)))
             let track = try mapper(sharpness: ["edge": .number(0), "smoothingMs": .number(0), "lowWeightScale": .number(scale)])
                 .map(input(levels: levels, centroids: centroids, weightedOctaves: centroids.map { log2($0) - 1 }))
             for point in try XCTUnwrap(track.regions.first).sharpness { XCTAssertEqual(point.value, expected, accuracy: 1e-6, "\(scale)") }

@@ -114,9 +114,12 @@ final class FeelTests: XCTestCase {
     }
 
     /// Rumbles far below the place's scale (60 and 120 Hz) both play round and off 0: the
-    /// place's soft bound keeps them near `edge` (0.07), above the rails, where their own moves
-    /// decide which plays rounder (the bound ties their places to a few decimals); with `edge` 0
-    /// the place is unbounded and the rumble plays nearer 0.
+    /// place's soft bound keeps them near `edge` (0.07), above the rails. Their places differ by
+    /// less than 0.001 (reference brightness about −15.5 and −13.5 octaves, where even a bound
+    /// nearing its end as 1/u² is all but flat), so their own moves decide which plays rounder
+    /// (the 60 Hz one plays about 0.10 against 0.08); sines, which do not move, keep their
+    /// order (`MappingTests.testRumblesBelowTheScaleKeepTheirOrder`). With `edge` 0 the place is
+    /// unbounded and the rumble plays nearer 0.
     func testRumblesBelowTheScalePlayRoundButOffZero() throws {
         func body(_ samples: [Float], _ overrides: [String] = []) throws -> Double {
             let values = try track(samples, overrides: overrides).1.regions.flatMap(\.sharpness).map(\.value)

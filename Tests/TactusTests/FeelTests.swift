@@ -80,6 +80,11 @@ final class FeelTests: XCTestCase {
         XCTAssertGreaterThan(body[2] - body[0], 0.15, "\(body)")
         XCTAssertGreaterThan(transient[2] - transient[0], 0.15, "\(transient)")
         XCTAssertEqual(levels[1].transients.map(\.intensity), levels[2].transients.map(\.intensity), "crispness leaves strength alone")
+        // The body's octaves: crispness above 0, twice crispness below.
+        for (crispness, octaves) in [(0.5, 0.5), (-0.5, -1.0), (-1, -2)] {
+            let sharpness = try shippedPreset(overrides: ["feel.crispness=\(crispness)"]).parameters(SharpnessSettings.id)
+            XCTAssertEqual(sharpness.number(SharpnessSettings.brightenOctaves), octaves, "\(crispness)")
+        }
     }
 
     /// Hits in rain at 10 dB SNR: each step of density finds more onsets (the peak picker's

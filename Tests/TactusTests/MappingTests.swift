@@ -95,6 +95,22 @@ final class MappingTests: XCTestCase {
         XCTAssertGreaterThan(sharp, 0.8)
     }
 
+    /// Steady rumbles far below the scale keep their order: a 60 Hz sine's body plays rounder
+    /// than a 120 Hz one's (both placed near `edge`, each counting about four octaves of weight
+    /// in the lows: reference brightnesses about −10.8 and −9.2 octaves, which the place's bound,
+    /// nearing its end as 1/u², keeps 0.001 apart, 0.0746 and 0.0754; a bound saturating as tanh
+    /// tied them at 0.0702). A rumble that moves is ordered by its moves more than by this.
+    func testRumblesBelowTheScaleKeepTheirOrder() throws {
+        let sr = 44100.0
+        func body(_ hz: Double) throws -> Double {
+            let (_, played, _) = try convert(Signals.sine(hz: hz, seconds: 1, sampleRate: sr, amplitude: 0.5), "sine\(Int(hz)).wav")
+            return try XCTUnwrap(played.continuousSharpness(at: 0.5))
+        }
+        let low = try body(60), high = try body(120)
+        XCTAssertLessThan(low, high - 0.0005, "60 Hz \(low), 120 Hz \(high)")
+        XCTAssertLessThan(high, 0.1)
+    }
+
     /// Two tones at `low` and `high` Hz whose balance swings twice a second over 2 s.
     func balance(_ low: Double, _ high: Double) -> [Float] {
         let sr = 44100.0
