@@ -106,17 +106,20 @@ public final class SoundStarts {
         }
     }
 
-    /// The largest magnitude among `count` samples from `base`, eight lanes at a time.
+    /// The largest magnitude among `count` samples from `base`, eight lanes at a time: each
+    /// sample's sign bit cleared (`|x|`, exact), then one running maximum (`maxps`). The value
+    /// is the largest of the block's maximum and minus its minimum, as before; only a silent
+    /// block's zero may differ in sign, which no comparison with a level sees.
     private func blockPeak(_ base: UnsafePointer<Float>, count: Int) -> Float {
-        var highest = SIMD8<Float>(repeating: 0), lowest = SIMD8<Float>(repeating: 0)
+        var highest = SIMD8<Float>(repeating: 0)
         var k = 0
-        while k + 8 <= count {
+        while k &+ 8 <= count {
             let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
-            highest.replace(with: v, where: v .> highest)
-            lowest.replace(with: v, where: v .< lowest)
-            k += 8
+            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            highest.replace(with: magnitude, where: magnitude .> highest)
+            k &+= 8
         }
-        var loudest = max(highest.max(), -lowest.min())
+        var loudest = highest.max()
         while k < count { loudest = max(loudest, abs(base[k])); k += 1 }
         return loudest
     }
