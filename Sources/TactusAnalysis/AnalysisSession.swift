@@ -116,13 +116,16 @@ public final class AnalysisSession {
     private let level = LevelAnalyzer()
     private let centroid: CentroidAnalyzer
     private let onsets: OnsetDetector
-    private var dcBlocker: DCBlocker
+    // `dcBlocker`, `filtered` and `sampleCount` are `@exclusivity(unchecked)`, as `SpectralFrame`'s
+    // state is: a session is used by one thread and no access to them is nested in another
+    // access to the same one, so the runtime check on each access finds nothing.
+    @exclusivity(unchecked) private var dcBlocker: DCBlocker
     private let loudness: LoudnessMeter
     private let starts: SoundStarts
     /// The current chunk with its DC removed.
-    private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
+    @exclusivity(unchecked) private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
     /// Samples pushed so far.
-    public private(set) var sampleCount = 0
+    @exclusivity(unchecked) public private(set) var sampleCount = 0
 
     /// - Parameters:
     ///   - sampleRate: the signal's sample rate, in Hz.

@@ -36,8 +36,10 @@ public final class OnsetDetector: FrameAnalyzer {
     public static let maxChunk = 1024
 
     /// Everything that changes as frames arrive, in one value, so exclusive access is
-    /// checked once per call rather than on every use of a class's stored property.
-    private var state: State
+    /// checked once per call rather than on every use of a class's stored property; and not
+    /// checked at all (`@exclusivity(unchecked)`, as `SpectralFrame`'s state): a detector is
+    /// used by one thread and no access to `state` is nested in another.
+    @exclusivity(unchecked) private var state: State
 
     /// Silence the methods see before the first frame. A method compares each frame with
     /// earlier ones and has none at the start, so without it a sound that begins at sample

@@ -49,21 +49,24 @@ public final class SoundStarts {
 
     private let sampleRate: Double
     private let block: Int
-    private var buffer: [Float]
-    private var filled = 0
+    // The state below is `@exclusivity(unchecked)`, as `SpectralFrame`'s is: one thread uses
+    // it and no access is nested in another, so the runtime check on each access finds nothing.
+    /// A block's samples while it is incomplete (whole blocks are read where they arrive).
+    @exclusivity(unchecked) private var buffer: [Float]
+    @exclusivity(unchecked) private var filled = 0
     /// Samples in whole blocks handed to `process` so far.
-    private var consumed = 0
-    private var peak: Float = 0
+    @exclusivity(unchecked) private var consumed = 0
+    @exclusivity(unchecked) private var peak: Float = 0
     /// Per level: the sample where its last silence began (current for the levels under
     /// `crossedFrom`).
-    private var silentSince: [Int]
+    @exclusivity(unchecked) private var silentSince: [Int]
     /// The levels the last block crossed are `crossedFrom...` (levels fall with the index);
     /// those above are silent. At the file's start every level is silent since sample 0.
-    private var crossedFrom = SoundStarts.levelCount
+    @exclusivity(unchecked) private var crossedFrom = SoundStarts.levelCount
     /// The levels from this one on had their starts dropped (too far under the peak to matter).
-    private var keptThrough = SoundStarts.levelCount
+    @exclusivity(unchecked) private var keptThrough = SoundStarts.levelCount
     /// Per level: (silence start, first sample) of every sound it saw begin.
-    private var starts: [[(Int, Int)]]
+    @exclusivity(unchecked) private var starts: [[(Int, Int)]]
 
     /// - Parameters:
     ///   - sampleRate: the signal's sample rate, in Hz.
@@ -83,8 +86,15 @@ public final class SoundStarts {
     /// Reads the next raw mono samples (−1…1).
     /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
+        guard let base = samples.baseAddress else { return }
         var offset = 0
         while offset < samples.count {
+            if filled == 0, samples.count - offset >= block {
+                // A whole block where it arrived: read in place, not copied.
+                process(base + offset, count: block)
+                offset += block
+                continue
+            }
             let count = min(block - filled, samples.count - offset)
             buffer.withUnsafeMutableBufferPointer { destination in
                 _ = UnsafeMutableBufferPointer(rebasing: destination[filled..<filled + count])
@@ -92,30 +102,37 @@ public final class SoundStarts {
             }
             filled += count
             offset += count
-            if filled == block { process(count: block) }
+            if filled == block { processBuffer(count: block) }
         }
     }
 
-    /// The largest magnitude among the first `count` samples of the block, eight lanes at a time.
-    private func blockPeak(count: Int) -> Float {
-        buffer.withUnsafeBufferPointer { samples in
-            let base = samples.baseAddress!
-            var highest = SIMD8<Float>(repeating: 0), lowest = SIMD8<Float>(repeating: 0)
-            var k = 0
-            while k + 8 <= count {
-                let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
-                highest.replace(with: v, where: v .> highest)
-                lowest.replace(with: v, where: v .< lowest)
-                k += 8
-            }
-            var loudest = max(highest.max(), -lowest.min())
-            while k < count { loudest = max(loudest, abs(base[k])); k += 1 }
-            return loudest
+    /// The largest magnitude among `count` samples from `base`, eight lanes at a time: each
+    /// sample's sign bit cleared (`|x|`, exact), then one running maximum (`maxps`). The value
+    /// is the largest of the block's maximum and minus its minimum, as before; only a silent
+    /// block's zero may differ in sign, which no comparison with a level sees.
+    private func blockPeak(_ base: UnsafePointer<Float>, count: Int) -> Float {
+        var highest = SIMD8<Float>(repeating: 0)
+        var k = 0
+        while k &+ 8 <= count {
+            let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
+            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            highest.replace(with: magnitude, where: magnitude .> highest)
+            k &+= 8
         }
+        var loudest = highest.max()
+        while k < count { loudest = max(loudest, abs(base[k])); k += 1 }
+        return loudest
     }
 
-    private func process(count: Int) {
-        let loudest = blockPeak(count: count)
+    /// `process(_:count:)` of the first `count` samples of `buffer`.
+    private func processBuffer(count: Int) {
+        buffer.withUnsafeBufferPointer { process($0.baseAddress!, count: count) }
+    }
+
+    /// Judges the next block, the `count` samples from `samples` (the signal's samples
+    /// `consumed..<consumed + count`).
+    private func process(_ samples: UnsafePointer<Float>, count: Int) {
+        let loudest = blockPeak(samples, count: count)
         if loudest.isFinite { peak = max(peak, loudest) }
         let lowestKept = peak > 0
             ? Int(((Double(-log2(peak)) + Self.keptRangeDb / 6.0206) * Double(Self.levelsPerBinade)).rounded(.up)) : Self.levelCount
@@ -123,7 +140,7 @@ public final class SoundStarts {
         let crossed = Self.levels.partitioningIndex { $0 <= loudest }
         for j in crossed..<max(crossed, crossedFrom) where j <= lowestKept {
             let threshold = Self.levels[j]
-            let first = (0..<count).first { abs(buffer[$0]) >= threshold } ?? 0
+            let first = (0..<count).first { abs(samples[$0]) >= threshold } ?? 0
             starts[j].append((silentSince[j], consumed + first))
         }
         for j in crossedFrom..<max(crossedFrom, crossed) { silentSince[j] = consumed }
@@ -139,7 +156,7 @@ public final class SoundStarts {
     /// The starts at the audible level of the whole signal, in time order.
     /// - Returns: one start per sound; empty for a silent signal.
     public func finish() -> [Start] {
-        if filled > 0 { process(count: filled) }
+        if filled > 0 { processBuffer(count: filled) }
         guard peak > 0 else { return [] }
         let audible = Double(peak) * pow(10, -Self.audibleBelowPeakDb / 20)
         // The lowest level that is not below the audible one: a sound starts there no earlier.

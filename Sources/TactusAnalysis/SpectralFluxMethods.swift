@@ -86,11 +86,11 @@ public struct SuperFlux: OnsetMethod {
 @inline(__always) func risingSum(_ a: UnsafePointer<Float>, over b: UnsafePointer<Float>, count: Int) -> Float {
     var lanes = SIMD8<Float>(repeating: 0)
     var k = 0
-    while k + 8 <= count {
+    while k &+ 8 <= count {
         let d = UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self)
             - UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self)
         lanes += d.replacing(with: 0, where: d .< 0)
-        k += 8
+        k &+= 8
     }
     var total = lanes.sum()
     while k < count {
@@ -116,12 +116,12 @@ public struct SuperFlux: OnsetMethod {
 /// `out[k] = max(out[k], x[k])` for `k < count`, four at a time; `out` and `x` must not overlap.
 @inline(__always) private func raiseToMax(_ out: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>, count: Int) {
     var k = 0
-    while k + 4 <= count {
+    while k &+ 4 <= count {
         let current = UnsafeRawPointer(out + k).loadUnaligned(as: SIMD4<Float>.self)
         let other = UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self)
         UnsafeMutableRawPointer(out + k).storeBytes(of: current.replacing(with: other, where: other .>= current),
                                                     as: SIMD4<Float>.self)
-        k += 4
+        k &+= 4
     }
     while k < count {
         out[k] = max(out[k], x[k])

@@ -1,6 +1,8 @@
 // Sums here run in fixed independent lanes, so the loops vectorise (a single float
 // accumulator would force strict left-to-right order) and, the lane order being fixed, give
-// the same result on every run and thread.
+// the same result on every run and thread. Loop counters step with wrapping arithmetic
+// (`&+`, `&*`): counts are array lengths, far from overflow, and a checked step costs an
+// add and a branch per vector.
 
 /// Dot product of a length that is a multiple of four, in four fixed lanes.
 @inline(__always) func dotInFours(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
@@ -28,12 +30,12 @@
                                 into out: UnsafeMutablePointer<Float>, count: Int) -> Float {
     var energy = SIMD8<Float>(repeating: 0)
     var i = 0
-    while i + 8 <= count {
+    while i &+ 8 <= count {
         let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Float>.self)
         let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Float>.self)
         UnsafeMutableRawPointer(out + i).storeBytes(of: x * y, as: SIMD8<Float>.self)
         energy += x * x
-        i += 8
+        i &+= 8
     }
     var total = energy.sum()
     while i < count {
@@ -49,11 +51,11 @@
 @inline(__always) func power(ofInterleaved complex: UnsafePointer<Float>, scale: Float,
                              into power: UnsafeMutablePointer<Float>, count: Int) {
     var k = 0
-    while k + 4 <= count {
-        let v = UnsafeRawPointer(complex + 2 * k).loadUnaligned(as: SIMD8<Float>.self) * scale
+    while k &+ 4 <= count {
+        let v = UnsafeRawPointer(complex + 2 &* k).loadUnaligned(as: SIMD8<Float>.self) * scale
         let squares = v * v
         UnsafeMutableRawPointer(power + k).storeBytes(of: squares.evenHalf + squares.oddHalf, as: SIMD4<Float>.self)
-        k += 4
+        k &+= 4
     }
     while k < count {
         let re = complex[2 * k] * scale, im = complex[2 * k + 1] * scale
@@ -82,10 +84,10 @@
 /// `magnitude[k] = magnitude(ofPower: power[k])` for `count` bins, four per step.
 func magnitudes(ofPower power: UnsafePointer<Float>, into magnitude: UnsafeMutablePointer<Float>, count: Int) {
     var k = 0
-    while k + 4 <= count {
+    while k &+ 4 <= count {
         let p = UnsafeRawPointer(power + k).loadUnaligned(as: SIMD4<Float>.self)
         UnsafeMutableRawPointer(magnitude + k).storeBytes(of: TactusAnalysis.magnitude(ofPower: p), as: SIMD4<Float>.self)
-        k += 4
+        k &+= 4
     }
     while k < count {
         magnitude[k] = TactusAnalysis.magnitude(ofPower: power[k])
