@@ -62,11 +62,13 @@ public enum FeelSettings: TunablePart {
     /// most bodies sit in the lower half of their curve, where a step down is squeezed.
     public static let bodyOctavesPerRoundness = 2.0
 
-    /// The octaves `crispness` adds to `mapping.sharpness.brightenOctaves`: `crispness` above 0,
-    /// 2 × `crispness` below.
+    /// The octaves `crispness` adds to `mapping.sharpness.brightenOctaves`.
+    /// - Parameter crispness: the `feel.crispness` value, −1…1.
+    /// - Returns: `crispness` octaves above 0, 2 × `crispness` below.
     public static func bodyOctaves(crispness: Double) -> Double {
         crispness * (crispness < 0 ? bodyOctavesPerRoundness : bodyOctavesPerCrispness)
     }
+
     /// Factor the peak thresholds are divided by per unit of `density`.
     public static let thresholdFactorPerDensity = 4.0
     /// The peak picker's thresholds `density` scales: each makes fewer onsets as it grows,
