@@ -14,15 +14,14 @@ import Darwin
 /// more at the end of the signal when it does not end on a read: −0.691 + 10·log10 of the
 /// block's mean K-weighted power. Before the first sample the signal is silence, so a sound
 /// shorter than 400 ms is measured over 400 ms with the silence around it, as a listener's
-/// loudness integrates a short sound over time (libebur128's reading, which this replaced).
+/// loudness integrates a short sound over time (as libebur128 reads it).
 ///
 /// K-weighting is the two BS.1770 filters, a high shelf (+4 dB above about 2 kHz) and the
 /// RLB high-pass (38 Hz), with their coefficients derived for the actual sample rate as
 /// libebur128 derives them. It is applied in two parts:
 /// - the high-pass T in the time domain, on the raw samples: with Q = 0.5003 it is, to 0.03 %
 ///   of its Q, a double real pole, so it runs as `(1 − z⁻¹)² / (1 − p·z⁻¹)²`, four samples a
-///   step (libebur128's fourth-order filter in double precision cost 175 M of 427 M
-///   instructions converting a 60 s 44.1 kHz stereo file; this meter costs about 78 M);
+///   step;
 /// - the rest of |K(f)|², `|K|² − |T|²` (the shelf, and what T leaves of the exact high-pass),
 ///   from the power spectra P the STFT computes anyway: frame k gives the ratio
 ///   `r = 1 + Σ (|K|² − |T|²)·P / Σ (w·v)²`, the first sum over the bins with the one-sided
@@ -66,8 +65,7 @@ public final class LoudnessMeter {
     private let ring: UnsafeMutableBufferPointer<Float>
     // The state below is `@exclusivity(unchecked)`, as `SpectralFrame`'s is: a meter is used by
     // one thread and no access to it is nested in another, so the runtime check Swift makes on
-    // each access to a class's stored property (about 900 K instructions in a 60 s convert)
-    // finds nothing.
+    // each access to a class's stored property finds nothing.
     /// Each frame's ratio, frame k at `k % ratios.count`.
     @exclusivity(unchecked) private var ratios: [Float]
     /// Up to three samples waiting for the rest of their group of four.

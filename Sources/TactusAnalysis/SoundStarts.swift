@@ -107,9 +107,9 @@ public final class SoundStarts {
     }
 
     /// The largest magnitude among `count` samples from `base`, eight lanes at a time: each
-    /// sample's sign bit cleared (`|x|`, exact), then one running maximum (`maxps`). The value
-    /// is the largest of the block's maximum and minus its minimum, as before; only a silent
-    /// block's zero may differ in sign, which no comparison with a level sees.
+    /// sample's sign bit cleared (`|x|`, exact), then one running maximum (`maxps`): the larger
+    /// of the block's maximum and minus its minimum (a silent block's zero may carry either sign,
+    /// which no comparison with a level sees).
     private func blockPeak(_ base: UnsafePointer<Float>, count: Int) -> Float {
         var highest = SIMD8<Float>(repeating: 0)
         var k = 0

@@ -93,39 +93,80 @@ public struct CorpusEvaluation {
         return (values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count), values.count)
     }
 
+    /// Transient timing of one condition's files, or of all of them: what the report's table and
+    /// its JSON give per row.
+    public struct ConditionTiming {
+        /// The condition, or `ALL` for every file.
+        public let condition: String
+        /// Files in it.
+        public let files: Int
+        /// Pooled scores at ±25 ms and ±50 ms.
+        public let at25: OnsetScore, at50: OnsetScore
+        /// Median and 90th percentile of |detected − annotated| of the hits at ±50 ms, in ms.
+        public let medianMs: Double, p90Ms: Double
+        /// Mean detected − annotated of those hits, in ms (0 without hits).
+        public let biasMs: Double
+    }
+
+    /// Transient timing per condition, then `ALL`.
+    /// - Returns: one row per condition, sorted, and the row of every file last.
+    public func conditionTimings() -> [ConditionTiming] {
+        (conditions + ["ALL"]).map { condition in
+            let c = condition == "ALL" ? nil : condition
+            let s50 = onsetScore(tolerance: 0.05, condition: c)
+            let abs50 = s50.errors.map { abs($0) * 1000 }
+            return ConditionTiming(condition: condition, files: files.filter { c == nil || $0.truth.condition == c }.count,
+                                   at25: onsetScore(tolerance: 0.025, condition: c), at50: s50,
+                                   medianMs: Statistics.median(abs50), p90Ms: Statistics.percentile(abs50, 0.9),
+                                   biasMs: s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000)
+        }
+    }
+
+    /// Spearman correlation of the body's sharpness with the log centroid over every file's frames
+    /// pooled; nil when undefined.
+    public var pooledSharpnessCorrelation: Double? {
+        let pairs = files.flatMap(\.fidelity.sharpnessPairs)
+        return Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid))
+    }
+
+    /// AHAP control points per second, the mean over files (0 for none).
+    public var meanControlPointsPerSecond: Double {
+        files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count)
+    }
+
+    /// A per-file count summed over the files.
+    /// - Parameter count: a file's count.
+    /// - Returns: the sum.
+    public func total(_ count: (Fidelity) -> Int) -> Int {
+        files.reduce(0) { $0 + count($1.fidelity) }
+    }
+
     /// A plain-text report: the onset table per condition, then the envelope metrics.
     /// - Returns: the report's text, lines ending with newlines.
     public func table() -> String {
         var lines = ["condition  files   P@25   R@25   F@25   F@50  med ms  p90 ms bias ms"]
-        for condition in conditions + ["ALL"] {
-            let c = condition == "ALL" ? nil : condition
-            let s25 = onsetScore(tolerance: 0.025, condition: c), s50 = onsetScore(tolerance: 0.05, condition: c)
-            let abs50 = s50.errors.map { abs($0) * 1000 }
-            let bias = s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000
-            let count = files.filter { c == nil || $0.truth.condition == c }.count
-            lines.append(condition.padded(toLength: 10) + String(printf: " %5d %6.3f %6.3f %6.3f %6.3f %7.2f %7.2f %7.2f", count,
-                                s25.precision, s25.recall, s25.fMeasure, s50.fMeasure, Statistics.median(abs50),
-                                Statistics.percentile(abs50, 0.9), bias))
+        for row in conditionTimings() {
+            lines.append(row.condition.padded(toLength: 10) + String(printf: " %5d %6.3f %6.3f %6.3f %6.3f %7.2f %7.2f %7.2f",
+                                row.files, row.at25.precision, row.at25.recall, row.at25.fMeasure, row.at50.fMeasure,
+                                row.medianMs, row.p90Ms, row.biasMs))
         }
         let intensity = mean(\.intensityCorrelation), felt = mean(\.playedCorrelation)
         let sharpness = mean(\.sharpnessCorrelation)
-        let pairs = files.flatMap(\.fidelity.sharpnessPairs)
-        let pooled = Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)) ?? 0
+        let pooledFrames = files.reduce(0) { $0 + $1.fidelity.sharpnessPairs.count }
+        let pooled = pooledSharpnessCorrelation ?? 0
         lines.append("")
         lines.append("continuous intensity↔loudness Pearson, mean of \(counted(intensity.count, "file")): "
                      + String(printf: "%.3f", intensity.value))
         lines.append("felt intensity (continuous + transients)↔loudness Pearson, mean of \(counted(felt.count, "file")): "
                      + String(printf: "%.3f", felt.value))
         lines.append("sharpness↔log centroid Spearman, mean of \(counted(sharpness.count, "file")): "
-                     + String(printf: "%.3f", sharpness.value) + "; pooled over \(counted(pairs.count, "frame")): "
+                     + String(printf: "%.3f", sharpness.value) + "; pooled over \(counted(pooledFrames, "frame")): "
                      + String(printf: "%.3f", pooled))
         lines.append(String(printf: "control points per second: %.1f   AHAP bytes per second: %.0f",
-                            files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count),
-                            mean { $0.bytesPerSecond }.value))
+                            meanControlPointsPerSecond, mean { $0.bytesPerSecond }.value))
         lines.append(String(printf: "curve points per second, as played: %.1f", mean(\.curvePointsPerSecond).value))
-        lines.append("validator errors: \(files.map(\.fidelity.validatorErrors).reduce(0, +))   "
-                     + "warnings: \(files.map(\.fidelity.validatorWarnings).reduce(0, +))   "
-                     + "harmony warnings: \(files.map(\.fidelity.harmonyWarnings).reduce(0, +))")
+        lines.append("validator errors: \(total(\.validatorErrors))   warnings: \(total(\.validatorWarnings))   "
+                     + "harmony warnings: \(total(\.harmonyWarnings))")
         lines.append("")
         lines.append("how far it moves (Movement: frames of 10 ms; body: played intensity ≥ 0.05; sharpness r and /octave "
                      + "against the log2 centroid; moving: centroid p90−p10 ≥ 1 octave; intensity and envelope where the "
@@ -171,17 +212,10 @@ public struct CorpusEvaluation {
                      ("fn", .number(Double(s.falseNegatives))), ("precision", .decimal(s.precision)),
                      ("recall", .decimal(s.recall)), ("f", .decimal(s.fMeasure))])
         }
-        var conditionRows: [JSONValue] = []
-        for condition in conditions + ["ALL"] {
-            let c = condition == "ALL" ? nil : condition
-            let s50 = onsetScore(tolerance: 0.05, condition: c)
-            let abs50 = s50.errors.map { abs($0) * 1000 }
-            conditionRows.append(.object([
-                ("condition", .string(condition)),
-                ("files", .number(Double(files.filter { c == nil || $0.truth.condition == c }.count))),
-                ("at25", score(onsetScore(tolerance: 0.025, condition: c))), ("at50", score(s50)),
-                ("medianMs", .decimal(Statistics.median(abs50))), ("p90Ms", .decimal(Statistics.percentile(abs50, 0.9))),
-                ("biasMs", .decimal(s50.errors.isEmpty ? 0 : s50.errors.reduce(0, +) / Double(s50.errors.count) * 1000))]))
+        let conditionRows: [JSONValue] = conditionTimings().map { row in
+            .object([("condition", .string(row.condition)), ("files", .number(Double(row.files))),
+                     ("at25", score(row.at25)), ("at50", score(row.at50)),
+                     ("medianMs", .decimal(row.medianMs)), ("p90Ms", .decimal(row.p90Ms)), ("biasMs", .decimal(row.biasMs))])
         }
         let perFile: [JSONValue] = files.map { file in
             let f = file.fidelity
@@ -203,19 +237,18 @@ public struct CorpusEvaluation {
                 ("validatorErrors", .number(Double(f.validatorErrors))), ("validatorWarnings", .number(Double(f.validatorWarnings))),
                 ("harmonyWarnings", .number(Double(f.harmonyWarnings))), ("movement", f.movement.json)])
         }
-        let pairs = files.flatMap(\.fidelity.sharpnessPairs)
         return .object([
             ("preset", .object([("name", .string(presetName)), ("hash", .string(presetHash))])),
             ("conditions", .array(conditionRows)),
             ("intensityCorrelation", .decimal(mean(\.intensityCorrelation).value)),
             ("playedCorrelation", .decimal(mean(\.playedCorrelation).value)),
             ("sharpnessCorrelation", .decimal(mean(\.sharpnessCorrelation).value)),
-            ("sharpnessPooled", .decimal(Statistics.spearman(pairs.map(\.sharpness), pairs.map(\.logCentroid)))),
-            ("controlPointsPerSecond", .decimal(files.isEmpty ? 0 : files.map(\.controlPointsPerSecond).reduce(0, +) / Double(files.count))),
+            ("sharpnessPooled", .decimal(pooledSharpnessCorrelation)),
+            ("controlPointsPerSecond", .decimal(meanControlPointsPerSecond)),
             ("curvePointsPerSecond", .decimal(mean(\.curvePointsPerSecond).value)),
-            ("validatorErrors", .number(Double(files.map(\.fidelity.validatorErrors).reduce(0, +)))),
-            ("validatorWarnings", .number(Double(files.map(\.fidelity.validatorWarnings).reduce(0, +)))),
-            ("harmonyWarnings", .number(Double(files.map(\.fidelity.harmonyWarnings).reduce(0, +)))),
+            ("validatorErrors", .number(Double(total(\.validatorErrors)))),
+            ("validatorWarnings", .number(Double(total(\.validatorWarnings)))),
+            ("harmonyWarnings", .number(Double(total(\.harmonyWarnings)))),
             ("movement", .array(movementSummaries().map(\.json))),
             ("files", .array(perFile))])
     }

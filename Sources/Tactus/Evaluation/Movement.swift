@@ -148,8 +148,8 @@ public struct Movement: Sendable, Equatable {
             movement.intensitySpread = spread(intensity)
             movement.intensityLowRailShare = share(intensity) { $0 < intensityLowRail }
             movement.intensityHighRailShare = share(intensity) { $0 > intensityHighRail }
-            let perUnit = Statistics.pearson(frames.map { level[$0] }, intensity) == nil
-                ? nil : Statistics.slope(frames.map { level[$0] }, intensity)
+            let levels = frames.map { level[$0] }
+            let perUnit = Statistics.pearson(levels, intensity) == nil ? nil : Statistics.slope(levels, intensity)
             movement.intensitySlopePer10Db = perUnit.map { $0 * 10 / ReferenceEnvelope.rangeDb }
         }
         (movement.envelope, movement.envelopeLag) = envelope(played: played, level: level)
@@ -168,7 +168,7 @@ public struct Movement: Sendable, Equatable {
     ///   (positive: the played intensity trails; the smallest |lag| among equals).
     public static func envelope(played: [Double], level: [Double]) -> (r: Double?, lag: Int) {
         var best: (r: Double?, lag: Int) = (nil, 0)
-        for lag in [0, -1, 1, -2, 2, -3, 3].filter({ abs($0) <= envelopeMaxLag }) {
+        for lag in [0] + (0..<envelopeMaxLag).flatMap({ [-($0 + 1), $0 + 1] }) {
             var x: [Double] = [], y: [Double] = []
             for k in level.indices where k + lag >= 0 && k + lag < played.count {
                 let p = played[k + lag], l = level[k]
