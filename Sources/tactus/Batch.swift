@@ -20,7 +20,7 @@ struct Batch: ParsableCommand {
 
         Per-folder presets: a tactus.json in any folder sets the preset and overrides for its subtree, e.g. {"preset": "impacts", "set": {"peaks.delta": 4}}. Nearest wins, value by value; --preset/--set (or --preset-from) act as a tactus.json above IN_DIR, so they apply wherever no tactus.json says otherwise.
 
-        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. A folder with no audio (after --include and --exclude) is reported in one line and exits 1, after the deleted sources' outputs are reported or pruned. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
+        Incremental: OUT_DIR/.tactus-manifest.json records what each source produced. A source is rebuilt only when its content, resolved preset or the tool version changed, or an output is missing; --force rebuilds all. Outputs of deleted sources are reported, and removed with --prune. Files of formats a run was not asked for (an earlier run's .haptic when this one writes --format ahap) stay and stay in the manifest; --prune removes them and lists them. What each format's checker finds in its files (an Android envelope beyond the 16 points every device guarantees) is listed and counted in the summary. A folder with no audio (after --include and --exclude) is reported in one line and exits 1, after the deleted sources' outputs are reported or pruned. A manifest that cannot be read, or that names a path outside OUT_DIR, is ignored with a warning: everything is rebuilt and nothing pruned.
 
         Ctrl-C finishes the files in progress, saves the manifest and exits 130; a second Ctrl-C abandons them at once. No partial output is ever left under a real name.
 
@@ -52,7 +52,7 @@ struct Batch: ParsableCommand {
     @Flag(help: "Rebuild every output, even those up to date.")
     var force = false
 
-    @Flag(help: "Delete the outputs of sources that no longer exist.")
+    @Flag(help: "Delete the outputs of sources that no longer exist, and earlier files of formats not requested this run.")
     var prune = false
 
     @Option(help: ArgumentHelp("Convert only files matching this glob (repeatable). A pattern without / matches names; with /, paths below IN_DIR.",
@@ -121,6 +121,13 @@ struct Batch: ParsableCommand {
 
         for warning in result.warnings { report(warning) }
         for problem in result.problems.dropFirst(plan.problems.count) { report(problem) }
+        for file in result.files where !quiet {
+            if !file.pruned.isEmpty {
+                print("\(plan.displayInput(file.source)): pruned the outputs of formats not requested: "
+                      + file.pruned.map(plan.displayOutput).joined(separator: ", "))
+            }
+            for warning in file.warnings { print("\(plan.displayOutput(warning.output)): \(warning.finding)") }
+        }
         for orphan in result.orphans where !orphan.pruned && !quiet {
             print("\(plan.displayInput(orphan.source)): deleted; its outputs remain (--prune removes them): "
                   + orphan.outputs.map(plan.displayOutput).joined(separator: ", "))

@@ -52,7 +52,9 @@ enum BatchGallery {
 
     /// Writes `index.html` into the previews' folder with one row per source of the run,
     /// converted, up to date or failed. Previews already on disk are summarised without being
-    /// rendered again.
+    /// rendered again; a preview whose page, plot or haptics sound is gone is left out (with a
+    /// warning) and a missing sound is not offered, so the gallery never links a missing file.
+    /// Each row lists the formats' own warnings about every output of its source.
     static func write(_ result: BatchResult, previews step: PreviewStep, log: CommittedFiles) throws -> URL {
         let rows = result.files.compactMap { file -> GalleryRow? in
             switch file.status {
@@ -61,20 +63,38 @@ enum BatchGallery {
             case .failed:
                 return GalleryRow(name: file.source, status: .failed(file.error.map { $0.reason } ?? "failed"))
             case .converted, .upToDate:
-                guard let (url, format) = PreviewStep.previewed(file.outputs.map { step.outputRoot.appendingPathComponent($0) }) else {
-                    return GalleryRow(name: file.source, status: .ok)
+                let previewed = PreviewStep.previewed(file.hapticOutputs.map { step.outputRoot.appendingPathComponent($0) })
+                // The previewed file's own findings are already among the preview's warnings.
+                let outputs = file.warnings.filter { step.outputRoot.appendingPathComponent($0.output) != previewed?.0 }
+                    .map { "\($0.output): \($0.finding)" }
+                guard let (url, format) = previewed else {
+                    return GalleryRow(name: file.source, status: .ok, warnings: outputs)
                 }
                 do {
                     let preview = try PreviewRenderer.summary(file: url, format: format, in: step.folder(of: url),
                                                               soundCheck: HarmonyCheck.check)
-                    return GalleryRow(name: file.source, status: .ok, warnings: preview.warnings, preview: preview)
+                    guard let shown = onDisk(preview) else {
+                        return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: its files are missing (run with --force to draw them again)"] + outputs)
+                    }
+                    return GalleryRow(name: file.source, status: .ok, warnings: preview.warnings + outputs, preview: shown)
                 } catch {
-                    return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: \(error)"])
+                    return GalleryRow(name: file.source, status: .ok, warnings: ["no preview: \(error)"] + outputs)
                 }
             }
         }
         let url = step.previewRoot.appendingPathComponent(fileName)
         try GalleryPage.write(rows: rows, to: url, log: log)
         return url
+    }
+
+    /// `preview` with only the files that exist: nil when its page, plot or haptics sound is
+    /// missing, else without the sounds that are.
+    static func onDisk(_ preview: PreviewSummary) -> PreviewSummary? {
+        let exists = { (url: URL) in FileManager.default.fileExists(atPath: url.path) }
+        guard [preview.page, preview.plot, preview.hapticsAudio].allSatisfy(exists) else { return nil }
+        var shown = preview
+        shown.sideBySideAudio = preview.sideBySideAudio.flatMap { exists($0) ? $0 : nil }
+        shown.originalAudio = preview.originalAudio.flatMap { exists($0) ? $0 : nil }
+        return shown
     }
 }

@@ -33,6 +33,23 @@ public struct BatchManifest: Equatable, Sendable {
         public var transients: Int
         /// The source's length in seconds.
         public var durationSeconds: Double
+        /// What each written format's own checker found in its file (Android's 16-point
+        /// guarantee, …), kept so an up-to-date file reports them again; in output order.
+        public var warnings: [OutputWarning] = []
+        /// Outputs kept from an earlier conversion made from other source bytes, another
+        /// preset or another tool (files of formats not requested since): recorded, never
+        /// deleted without `--prune`, never taken as up to date.
+        public var stale: [String] = []
+
+        /// Whether outputs recorded here were made from the same source bytes, preset values
+        /// and tool as a conversion from `contentHash` with `presetHash` now.
+        /// - Parameters:
+        ///   - contentHash: `ContentHash` of the source's bytes now.
+        ///   - presetHash: `ResolvedPreset.hash` of the preset used now.
+        /// - Returns: true when all three match.
+        func madeFromSameInputs(as contentHash: String, _ presetHash: String) -> Bool {
+            self.contentHash == contentHash && self.presetHash == presetHash && toolVersion == TactusVersion.current
+        }
     }
 
     /// The manifest format's version.
@@ -95,8 +112,21 @@ public struct BatchManifest: Equatable, Sendable {
                 throw Unusable(reason: "lists \(JSONText.quote(stray)) as an output of \(JSONText.quote(source)), "
                                + "which is not a file inside the output folder")
             }
+            // Optional: manifests written before format warnings were recorded have none.
+            var warnings: [OutputWarning] = []
+            if let list = value["warnings"] {
+                guard case .array(let items) = list else { throw Unusable(reason: Self.foreign) }
+                for item in items {
+                    guard let output = item["output"]?.string, let finding = item["finding"]?.string,
+                          outputs.contains(output) else { throw Unusable(reason: Self.foreign) }
+                    warnings.append(OutputWarning(output: output, finding: finding))
+                }
+            }
+            let stale = value["stale"].map { $0.stringArray } ?? []
+            guard let stale, stale.allSatisfy(outputs.contains) else { throw Unusable(reason: Self.foreign) }
             files[source] = Entry(contentHash: contentHash, preset: preset, presetHash: presetHash, toolVersion: toolVersion,
-                                  steps: steps, outputs: outputs, transients: Int(transients), durationSeconds: duration)
+                                  steps: steps, outputs: outputs, transients: Int(transients), durationSeconds: duration,
+                                  warnings: warnings, stale: stale)
         }
     }
 
@@ -109,6 +139,10 @@ public struct BatchManifest: Equatable, Sendable {
                 "presetHash": .string(entry.presetHash), "toolVersion": .string(entry.toolVersion),
                 "steps": .array(entry.steps.map(JSONValue.string)), "outputs": .array(entry.outputs.map(JSONValue.string)),
                 "transients": .number(Double(entry.transients)), "durationSeconds": .number(entry.durationSeconds),
+                "stale": .array(entry.stale.map(JSONValue.string)),
+                "warnings": .array(entry.warnings.map {
+                    JSONValue.sortedObject(["output": .string($0.output), "finding": .string($0.finding)])
+                }),
             ])
         }
         let json = JSONValue.sortedObject(["schemaVersion": .number(Double(schemaVersion)),

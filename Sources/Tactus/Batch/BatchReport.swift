@@ -25,6 +25,8 @@ public struct BatchReport {
         var transients: Int?
         var durationSeconds: Double?
         var seconds: Double
+        var warnings: [String]
+        var pruned: [String]
     }
 
     struct Orphan {
@@ -59,7 +61,9 @@ public struct BatchReport {
         files = result.files.map {
             File(source: plan.displayInput($0.source), status: $0.status, outputs: $0.outputs.map(plan.displayOutput),
                  error: $0.error.map { "\($0.reason)" + ($0.hint.map { " (\($0))" } ?? "") },
-                 transients: $0.transients, durationSeconds: $0.durationSeconds, seconds: $0.seconds)
+                 transients: $0.transients, durationSeconds: $0.durationSeconds, seconds: $0.seconds,
+                 warnings: $0.warnings.map { "\(plan.displayOutput($0.output)): \($0.finding)" },
+                 pruned: $0.pruned.map(plan.displayOutput))
         }
         problems = result.problems.map(\.description)
         warnings = result.warnings
@@ -85,6 +89,7 @@ public struct BatchReport {
                 "error": .optional(file.error, JSONValue.string),
                 "transients": .optional(file.transients) { .number(Double($0)) },
                 "durationSeconds": .optional(file.durationSeconds, JSONValue.number), "seconds": .number(file.seconds),
+                "warnings": strings(file.warnings), "pruned": strings(file.pruned),
             ])
         }
         let orphans = self.orphans.map {

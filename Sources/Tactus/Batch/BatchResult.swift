@@ -15,8 +15,17 @@ public struct BatchFileOutcome {
     public let source: String
     /// What the run did with the file.
     public var status: Status
-    /// Outputs relative to the output folder (for up-to-date files: those already there).
+    /// Outputs relative to the output folder (for up-to-date files: those already there),
+    /// including the files of formats an earlier run wrote and this one was not asked for.
     public var outputs: [String] = []
+    /// This run's haptic files (one per requested format, in format order), relative to the
+    /// output folder: what a preview of the file shows first.
+    public var hapticOutputs: [String] = []
+    /// What the formats' own checkers found in the outputs (`OutputWarning.check`), those kept
+    /// from earlier runs included.
+    public var warnings: [OutputWarning] = []
+    /// Files of formats not requested this run that `--prune` deleted, relative to the output folder.
+    public var pruned: [String] = []
     /// Why it failed; nil unless `status` is `.failed`.
     public var error: FileError?
     /// Transients in its track, when it was converted or is up to date.
@@ -38,9 +47,11 @@ public struct BatchFileOutcome {
         self.error = error
     }
 
-    init(source: String, status: Status, entry: BatchManifest.Entry, seconds: Double) {
+    init(source: String, status: Status, entry: BatchManifest.Entry, hapticOutputs: [String], seconds: Double) {
         self.init(source: source, status: status)
         outputs = entry.outputs
+        self.hapticOutputs = hapticOutputs
+        warnings = entry.warnings
         transients = entry.transients
         durationSeconds = entry.durationSeconds
         self.seconds = seconds
@@ -100,6 +111,10 @@ public struct BatchResult {
         let kept = orphans.filter { !$0.pruned }.count, pruned = orphans.count - kept
         if kept > 0 { line += "; \(counted(kept, "deleted source")) still \(kept == 1 ? "has" : "have") outputs (--prune removes them)" }
         if pruned > 0 { line += "; pruned the outputs of \(counted(pruned, "deleted source"))" }
+        let prunedFiles = files.reduce(0) { $0 + $1.pruned.count }
+        if prunedFiles > 0 { line += "; pruned \(counted(prunedFiles, "output")) of formats not requested" }
+        let warned = Set(files.flatMap { $0.warnings.map(\.output) }).count
+        if warned > 0 { line += "; \(counted(warned, "output")) with format warnings" }
         return line
     }
 }

@@ -108,7 +108,8 @@ public final class BatchRunner {
             let contentHash = try ContentHash.of(fileAt: job.source.url)
             let steps = plan.options.steps.map(\.fingerprint)
             if !plan.options.force, let previous = job.previous, isCurrent(previous, job, contentHash, steps) {
-                return BatchFileOutcome(source: source, status: .upToDate, entry: previous, seconds: Self.seconds(since: started))
+                return BatchFileOutcome(source: source, status: .upToDate, entry: previous, hapticOutputs: job.hapticPaths,
+                                        seconds: Self.seconds(since: started))
             }
             let converter = Converter(preset: job.preset, formats: job.formats, log: log)
             let result = try converter.convert(job.source.url, to: job.outputFolder, stem: job.stem,
@@ -117,13 +118,22 @@ public final class BatchRunner {
             for step in plan.options.steps {
                 written += try step.run(after: result, source: job.source, log: log)
             }
+            let outputs = written.filter { !plan.protectedPaths.contains($0.standardizedFileURL.path) }.compactMap(relativeOutputPath)
+            let earlier = earlierOutputs(of: job, besides: outputs)
+            let kept = plan.options.prune ? [] : earlier
             let entry = BatchManifest.Entry(
                 contentHash: contentHash, preset: job.preset.name, presetHash: job.preset.hash,
-                toolVersion: TactusVersion.current, steps: steps,
-                outputs: written.filter { !plan.protectedPaths.contains($0.standardizedFileURL.path) }
-                    .compactMap(relativeOutputPath).sorted(),
-                transients: result.track.transients.count, durationSeconds: result.track.duration)
-            return BatchFileOutcome(source: source, status: .converted, entry: entry, seconds: Self.seconds(since: started))
+                toolVersion: TactusVersion.current, steps: steps, outputs: (outputs + kept).sorted(),
+                transients: result.track.transients.count, durationSeconds: result.track.duration,
+                warnings: OutputWarning.check(job.hapticPaths, under: plan.outputRoot)
+                    + (job.previous?.warnings ?? []).filter { kept.contains($0.output) },
+                stale: kept.filter { output in
+                    job.previous.map { $0.stale.contains(output) || !$0.madeFromSameInputs(as: contentHash, job.preset.hash) } ?? true
+                }.sorted())
+            var outcome = BatchFileOutcome(source: source, status: .converted, entry: entry, hapticOutputs: job.hapticPaths,
+                                           seconds: Self.seconds(since: started))
+            if plan.options.prune { outcome.pruned = earlier }
+            return outcome
         } catch {
             let cause = FileError(file: job.source.url, error)
             var failure = BatchFileOutcome(failed: source, FileError(file: plan.displayInput(source),
@@ -134,11 +144,29 @@ public final class BatchRunner {
     }
 
     /// Up to date: same bytes, same resolved preset (by name and values), same tool, same
-    /// extra steps, the same haptic files (names and formats), and every output still there.
+    /// extra steps, every haptic file this run asks for (names and formats) among the outputs,
+    /// and every output still there. Files of other formats an earlier run wrote do not make it
+    /// stale, except under `--prune`, which converts the source again to delete them.
     private func isCurrent(_ entry: BatchManifest.Entry, _ job: BatchJob, _ contentHash: String, _ steps: [String]) -> Bool {
-        entry.contentHash == contentHash && entry.preset == job.preset.name && entry.presetHash == job.preset.hash
-            && entry.toolVersion == TactusVersion.current && entry.steps == steps && hapticOutputs(of: entry, job) == Set(job.hapticPaths)
+        let haptics = hapticOutputs(of: entry, job), requested = Set(job.hapticPaths)
+        return entry.contentHash == contentHash && entry.preset == job.preset.name && entry.presetHash == job.preset.hash
+            && entry.toolVersion == TactusVersion.current && entry.steps == steps
+            && (plan.options.prune ? haptics == requested : requested.isSubset(of: haptics.subtracting(entry.stale)))
             && entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: plan.outputRoot.appendingPathComponent($0).path) }
+    }
+
+    /// The files an earlier run wrote for `job`'s source under its current name (`<prefix>.…`:
+    /// formats not requested now, their paired audio) that this run's `outputs` do not include
+    /// and that are still there. They stay and stay recorded unless `--prune` deletes them.
+    /// Outputs under another name (the stem changed: no earlier haptic file is named
+    /// `<prefix>.<a format's extension>`) or of extra steps are replaced as before.
+    private func earlierOutputs(of job: BatchJob, besides outputs: [String]) -> [String] {
+        guard let previous = job.previous, !hapticOutputs(of: previous, job).isEmpty else { return [] }
+        let written = Set(outputs)
+        return previous.outputs.filter {
+            !written.contains($0) && $0.hasPrefix(job.outputPrefix + ".")
+                && FileManager.default.fileExists(atPath: plan.outputRoot.appendingPathComponent($0).path)
+        }
     }
 
     /// The files among `entry`'s outputs that some registered format would name for `job`
