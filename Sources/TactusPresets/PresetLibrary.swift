@@ -40,29 +40,40 @@ public struct PresetLibrary {
     public static let compiledIn = PresetLibrary(
         directories: [], builtIn: Dictionary(uniqueKeysWithValues: BuiltInPresets.files.map { ($0.name, $0.json + "\n") }))
 
-    /// The default search path: `$TACTUS_PRESETS` (colon-separated), `./Presets`, then a
-    /// `Presets` folder beside or above the running executable (the repository layout) or in
-    /// `share/tactus/Presets` of its install prefix; when none of them holds presets, the
-    /// copies compiled into the tool.
+    /// The default search path: `$TACTUS_PRESETS` (colon-separated) and `./Presets`, the
+    /// user's folders, searched whenever they exist (so a preset `tactus tune` saved into
+    /// `./Presets` works by name from that folder); then a `Presets` folder beside or above the
+    /// running executable (the repository layout) or in `share/tactus/Presets` of its install
+    /// prefix, that holds a `default.json`; when no folder holds a `default.json`, the copies
+    /// compiled into the tool come after the user's folders.
     /// - Parameter executable: the running tool; by default the file the process runs (not
     ///   its name on the command line, which is relative when it was found through `PATH`).
-    /// - Returns: a library of the folders that hold a `default.json`, or `compiledIn`.
+    /// - Returns: the user's folders, the folders that hold a `default.json`, and the
+    ///   compiled-in presets when none does.
     public static func standard(executable: URL = runningExecutable)
         -> PresetLibrary {
-        var dirs: [URL] = []
+        var user: [URL] = []
         if let env = ProcessInfo.processInfo.environment["TACTUS_PRESETS"] {
-            dirs += env.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) }
+            user += env.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) }
         }
-        dirs.append(URL(fileURLWithPath: "Presets", isDirectory: true))
+        user.append(URL(fileURLWithPath: userFolderName, isDirectory: true))
+        var shipped: [URL] = []
         var dir = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
-            dirs.append(dir.appendingPathComponent("Presets", isDirectory: true))
-            dirs.append(dir.appendingPathComponent("share/tactus/Presets", isDirectory: true))
+            shipped.append(dir.appendingPathComponent("Presets", isDirectory: true))
+            shipped.append(dir.appendingPathComponent("share/tactus/Presets", isDirectory: true))
             dir = dir.deletingLastPathComponent()
         }
-        let found = dirs.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("default.json").path) }
-        return found.isEmpty ? compiledIn : PresetLibrary(directories: found)
+        let holdsDefault = { (folder: URL) in FileManager.default.fileExists(atPath: folder.appendingPathComponent("default.json").path) }
+        var isFolder = false
+        let found = user.filter { FileManager.default.fileExists(atPath: $0.path, isDirectory: &isFolder) && isFolder }
+            + shipped.filter(holdsDefault)
+        return PresetLibrary(directories: found, builtIn: found.contains(where: holdsDefault) ? [:] : compiledIn.builtIn)
     }
+
+    /// The user's presets folder in the current directory (`./Presets`), always on the
+    /// search path when it exists: where `tactus tune` saves new presets by default.
+    public static let userFolderName = "Presets"
 
     /// The preset schema (`PresetSchema.fileName`) in the first directory that holds one, as
     /// a `$schema` reference from `folder`: a relative path, so a preset written there finds

@@ -66,7 +66,8 @@ public struct TuneServer: Sendable {
         router.post("/api/render") { request, _ in
             let body = try await Self.body(request)
             return try Self.json {
-                try session.render(try TuneSettings(json: body, base: session.base), sounds: try Self.indices(body["sounds"]))
+                try session.render(try TuneSettings(json: body, base: session.base), sounds: try Self.indices(body["sounds"]),
+                                   target: try Self.target(body["target"]))
             }
         }
         router.get("/api/sounds/:index/audio") { _, context in
@@ -77,7 +78,8 @@ public struct TuneServer: Sendable {
             let body = try await Self.body(request)
             return try Self.answer {
                 let settings = try TuneSettings(json: body, base: session.base)
-                return Self.reply(try session.hapticAudio(settings, sound: try Self.index(body["sound"])), type: "audio/wav")
+                return Self.reply(try session.hapticAudio(settings, sound: try Self.index(body["sound"]), target: try Self.target(body["target"])),
+                                  type: "audio/wav")
             }
         }
         router.post("/api/export") { request, _ in
@@ -145,6 +147,15 @@ public struct TuneServer: Sendable {
         return Int(n)
     }
 
+    /// The request's `target`: absent means the mapped track (`TuneTarget.mapped`).
+    private static func target(_ value: JSONValue?) throws -> String {
+        guard let value else { return TuneTarget.mapped }
+        guard let id = value.string, id == TuneTarget.mapped || TuneTarget.ids.contains(id) else {
+            throw TuneRequestError("target must be one of \(([TuneTarget.mapped] + TuneTarget.ids).joined(separator: ", "))")
+        }
+        return id
+    }
+
     private static func indices(_ value: JSONValue?) throws -> [Int] {
         guard case .array(let items)? = value, items.count <= TuneLimits.maxSounds else {
             throw TuneRequestError("sounds must be a list of sound indices")
@@ -169,6 +180,8 @@ public struct TuneServer: Sendable {
     private static func answer(_ make: () throws -> Response) throws -> Response {
         do { return try make() } catch let error as TuneRequestError {
             return failure(.badRequest, error.description)
+        } catch let error as TuneSettingsError {
+            return failure(.unprocessableContent, error.description)
         } catch let error as PresetError {
             return failure(.unprocessableContent, error.description)
         } catch let error as FileError {

@@ -28,12 +28,17 @@ public final class TuneSession: @unchecked Sendable {
     private let lock = Lock()
     private var sounds: [TuneSound] = []
     private var dropped = 0
+    /// The files given that are not in the run, each with its one-line reason (as `tactus
+    /// batch` reports it), in the order found: the page lists them.
+    public private(set) var skipped: [FileError] = []
 
     /// Opens and analyses every sound of `found` with the base preset (on up to `jobs`
     /// threads) and makes the run's temporary folder.
     /// - Returns: the session, and one error per sound that could not be read.
     /// - Parameters:
     ///   - found: the sounds named on the command line.
+    ///   - skipped: what finding them skipped (`FoundSound.find`'s problems), listed on the
+    ///     page with the sounds that cannot be read.
     ///   - base: the starting preset.
     ///   - library: where presets are looked up.
     ///   - exportFolder: where exported haptic files go.
@@ -41,8 +46,8 @@ public final class TuneSession: @unchecked Sendable {
     ///   - jobs: threads that analyse the sounds, at least 1.
     /// - Throws: a `FileError` when the temporary folder cannot be made, or a `PresetError` when
     ///   the starting values do not resolve.
-    public static func open(_ found: [FoundSound], base: TuneBase, library: PresetLibrary, exportFolder: URL,
-                            presetFolder: URL, jobs: Int) throws -> (TuneSession, [FileError]) {
+    public static func open(_ found: [FoundSound], skipped: [FileError] = [], base: TuneBase, library: PresetLibrary,
+                            exportFolder: URL, presetFolder: URL, jobs: Int) throws -> (TuneSession, [FileError]) {
         let session = try TuneSession(base: base, library: library, exportFolder: exportFolder, presetFolder: presetFolder)
         let start = try session.startingPreset()
         var loaded = [Result<TuneSound, FileError>?](repeating: nil, count: found.count)
@@ -69,6 +74,7 @@ public final class TuneSession: @unchecked Sendable {
             case .failure(let error): problems.append(error)
             }
         }
+        session.skipped = skipped + problems
         return (session, problems)
     }
 
@@ -127,6 +133,7 @@ public final class TuneSession: @unchecked Sendable {
             ("chosenFormats", .array(((try? HapticFormats.select(for: start)) ?? []).map { .string(type(of: $0).id) })),
             ("folders", .array(folders.map { .string($0) })),
             ("sounds", .array(sounds.indices.map { soundJSON(sounds[$0], index: $0) })),
+            ("skipped", .array(skipped.map { .object([("file", .string($0.file)), ("line", .string($0.description))]) })),
         ])
     }
 
@@ -152,17 +159,22 @@ public final class TuneSession: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: the page's settings.
     ///   - indices: the sounds, by index.
-    /// - Returns: per sound, the track; and the preset JSON and `--set` lines.
-    /// - Throws: a `TuneRequestError` for an unknown index, a `PresetError` for settings that do not resolve.
-    public func render(_ settings: TuneSettings, sounds indices: [Int]) throws -> JSONValue {
+    ///   - target: `TuneTarget.mapped` for the mapped tracks, or a format id of `TuneTarget.ids`
+    ///     for what that format plays of them (`TuneTarget.played`).
+    /// - Returns: per sound, the track and the target format's findings; and the preset JSON and `--set` lines.
+    /// - Throws: a `TuneRequestError` for an unknown index or target, a `TuneSettingsError` for
+    ///   settings that do not resolve.
+    public func render(_ settings: TuneSettings, sounds indices: [Int], target: String = TuneTarget.mapped) throws -> JSONValue {
         let preset = try settings.resolve(on: base)
         let key = TuneSound.analysisKey(preset)
         var analysed = 0
         var tracks: [JSONValue] = []
         for index in indices {
-            let (track, fresh) = try sound(index).track(for: preset, key: key)
+            let (mapped, fresh) = try sound(index).track(for: preset, key: key)
             if fresh { analysed += 1 }
-            tracks.append(.object([("index", .number(Double(index))), ("track", Self.json(track))]))
+            let (track, findings) = target == TuneTarget.mapped ? (mapped, []) : try TuneTarget.played(mapped, as: target, preset: preset)
+            tracks.append(.object([("index", .number(Double(index))), ("track", Self.json(track)),
+                                   ("findings", .array(findings.map { .string($0) }))]))
         }
         return .object([
             ("preset", .string(PresetPrinter.json(settings.file(extending: base), method: preset.onsetMethod))),
@@ -200,13 +212,16 @@ public final class TuneSession: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: the page's settings.
     ///   - index: the sound's index.
+    ///   - target: `TuneTarget.mapped`, or a format id of `TuneTarget.ids`: what that format plays.
     /// - Returns: the WAV bytes.
-    /// - Throws: a `TuneRequestError` for an unknown index, a `PresetError` for settings that do
-    ///   not resolve, a `FileError` when the haptics run too long to sonify.
-    public func hapticAudio(_ settings: TuneSettings, sound index: Int) throws -> Data {
+    /// - Throws: a `TuneRequestError` for an unknown index or target, a `TuneSettingsError` for
+    ///   settings that do not resolve, a `FileError` when the haptics run too long to sonify.
+    public func hapticAudio(_ settings: TuneSettings, sound index: Int, target: String = TuneTarget.mapped) throws -> Data {
         let sound = try sound(index)
         guard sound.format.duration <= TuneLimits.maxPlaybackSeconds else { return try sound.monoWAV() }
-        let (track, _) = try sound.track(for: try settings.resolve(on: base))
+        let preset = try settings.resolve(on: base)
+        let (mapped, _) = try sound.track(for: preset)
+        let track = target == TuneTarget.mapped ? mapped : try TuneTarget.played(mapped, as: target, preset: preset).0
         return Data(try PCMWAVWriter.file(try HapticSound.samples(of: track, sampleRate: sound.format.sampleRate, name: sound.name),
                                           sampleRate: Int(sound.format.sampleRate)))
     }
@@ -224,13 +239,34 @@ public final class TuneSession: @unchecked Sendable {
     ///   format, a `PresetError` or a `FileError` from the conversion.
     public func export(_ settings: TuneSettings, sound index: Int, formats ids: [String]) throws -> [String] {
         let sound = try sound(index)
-        let preset = try settings.resolve(on: base)
+        let preset = try recordedPreset(settings)
         let formats = try ids.isEmpty ? HapticFormats.select(for: preset) : HapticFormats.select(ids)
         let log = CommittedFiles()
         let result = try Converter(preset: preset, formats: formats, log: log)
             .convert(sound.url, to: exportFolder, protectedPaths: Set(lock.withLock { sounds.map { $0.url.standardizedFileURL.path } }))
         if let problem = log.flush().first { throw problem }
         return result.outputs.map(\.url.path) + (result.audio.map { [$0.path] } ?? [])
+    }
+
+    /// The preset an export of `settings` records in its files, so that `--preset-from` on
+    /// any of them reproduces it: the saved preset `<presetFolder>/<name>.json` when the name
+    /// finds that file on the search path as it is now (`PresetLibrary.standard()`, which
+    /// takes in a `./Presets` made by the first save) and it holds exactly these values, else
+    /// the base with the settings as `--set` overrides (the values are the same either way).
+    /// - Parameter settings: the page's settings.
+    /// - Returns: the resolved preset, named as its files will record it.
+    /// - Throws: a `PresetError` when the settings do not resolve.
+    func recordedPreset(_ settings: TuneSettings) throws -> ResolvedPreset {
+        let tuned = try settings.resolve(on: base)
+        let saved = presetFolder.appendingPathComponent(settings.name + ".json").standardizedFileURL
+        let library = PresetLibrary.standard()
+        if case .file(let found)? = try? library.locate(settings.name), found.path == saved.path,
+           let preset = try? library.resolve(settings.name), preset.hash == tuned.hash {
+            return preset
+        }
+        guard !settings.values.isEmpty else { return base.resolved }
+        return try ResolvedPreset(resolving: base.chain + [
+            PresetFile(source: PresetFile.overrideSource, name: PresetFile.overrideSource, values: settings.values)])
     }
 
     /// Where "Save" writes.
@@ -259,6 +295,9 @@ public final class TuneSession: @unchecked Sendable {
             destination = presetFolder.appendingPathComponent(settings.name + ".json")
             guard !FileManager.default.fileExists(atPath: destination.path) else {
                 throw FileError(file: destination.path, reason: "already exists", hint: "choose another name")
+            }
+            do { try FileManager.default.createDirectory(at: presetFolder, withIntermediateDirectories: true) } catch {
+                throw FileError(file: presetFolder.path, reason: "cannot make the presets folder", hint: FileErrorReason.describe(error))
             }
             text = PresetPrinter.json(settings.file(extending: base), method: preset.onsetMethod)
         case .folder(let index):

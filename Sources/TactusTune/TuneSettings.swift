@@ -100,18 +100,33 @@ public struct TuneSettings: Equatable {
                    extends: base.extendsReference, values: values)
     }
 
-    /// The resolved preset, checked as a preset file would be (ranges, the method's keys).
-    /// - Throws: `PresetError` naming the bad value.
+    /// The resolved preset, checked as a preset file would be (ranges, the method's keys,
+    /// ordered pairs such as `lowHz` below `highHz`).
+    /// - Throws: `TuneSettingsError` with the reason in words when the page's own values are
+    ///   refused (they are no file, so no file is named), else the `PresetError` of the base.
     /// - Parameter base: the run's base preset.
     /// - Returns: the preset the settings make.
     public func resolve(on base: TuneBase) throws -> ResolvedPreset {
-        try ResolvedPreset(resolving: base.chain + [file(extending: base)])
+        let file = file(extending: base)
+        do { return try ResolvedPreset(resolving: base.chain + [file]) } catch let error as PresetError where error.file == file.displayName {
+            throw TuneSettingsError(error.message)
+        }
     }
 
     /// The `--set` lines that give the same values on top of the base, sorted.
     public var setLines: [String] {
         values.flatMap { section, entries in entries.map { "\(section).\($0.key)=\($0.value.plainText)" } }.sorted()
     }
+}
+
+/// Settings the page sent that do not make a preset (a value out of range, `lowHz` above
+/// `highHz`): answered with 422 and this one line, which names the parameters and values; the
+/// page shows it beside the knob that made it and keeps the last valid settings.
+public struct TuneSettingsError: Error, CustomStringConvertible {
+    /// The reason, on one line, e.g. `mapping.sharpness.lowHz = 5000 must be below mapping.sharpness.highHz = 4000`.
+    public let description: String
+    /// - Parameter description: the reason, on one line.
+    public init(_ description: String) { self.description = description }
 }
 
 /// A request the page (or anything else) sent that cannot be served: answered with 400 and

@@ -24,7 +24,7 @@ struct TuneCommand: ParsableCommand {
 
         The page shows each sound's waveform with its transients (height = intensity, labelled intensity/sharpness) and continuous intensity and sharpness curves, plays the original, the haptics as sound and both mixed, and has a knob for every preset parameter. A knob re-maps from the cached analysis; the analysis sections (stft, onset, peaks, attack, centroid) analyse again. Pin the settings as A and tune B to compare.
 
-        The settings in force are shown as --set lines and as a preset file. "Save as new preset" writes NAME.json into --presets-dir (extending the starting preset, holding only what differs); the page can also write a folder's tactus.json, or save over the starting preset when it is a user's file (never a shipped one). "Export" converts the current sound with those settings into --output, exactly as `tactus convert --preset NAME.json` will.
+        The settings in force are shown as --set lines and as a preset file. "Save as new preset" writes NAME.json into --presets-dir (extending the starting preset, holding only what differs); the page can also write a folder's tactus.json, or save over the starting preset when it is a user's file (never a shipped one). "Export" converts the current sound with those settings into --output, exactly as `tactus convert --preset NAME` will; its files record the saved preset's name (once saved on the search path, as ./Presets is) or else the starting preset and the differences as overrides, so `tactus convert --preset-from` on any of them makes it again.
 
         Examples:
           tactus tune Sounds/
@@ -50,9 +50,9 @@ struct TuneCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where Export writes (created when first used).", valueName: "dir"))
     var output: String = "tune-export"
 
-    @Option(name: .customLong("presets-dir"), help: ArgumentHelp("Where \"Save as new preset\" writes NAME.json.",
+    @Option(name: .customLong("presets-dir"), help: ArgumentHelp("Where \"Save as new preset\" writes NAME.json (created when first used). The default, ./Presets, is on the preset search path, so --preset NAME finds the saved preset from this folder.",
                                                                  valueName: "dir"))
-    var presetsDirectory: String = "."
+    var presetsDirectory: String = PresetLibrary.userFolderName
 
     @Option(help: "Sounds opened and analysed at once at start (default: the number of cores).")
     var jobs: Int?
@@ -81,7 +81,7 @@ struct TuneCommand: ParsableCommand {
         let (found, problems) = FoundSound.find(inputs, jobs: jobs)
         problems.forEach(report)
         let (session, failures) = try TuneSession.open(
-            found, base: base, library: PresetLibrary.standard(),
+            found, skipped: problems, base: base, library: PresetLibrary.standard(),
             exportFolder: URL(fileURLWithPath: output, isDirectory: true),
             presetFolder: URL(fileURLWithPath: presetsDirectory, isDirectory: true), jobs: jobs)
         defer { session.close() }

@@ -66,10 +66,3 @@ final class TuneSessionTests: XCTestCase {
         XCTAssertEqual(keys.sorted(), expected.sorted())
     }
 }
-
-private extension JSONValue {
-    func array(_ index: Int) -> JSONValue? {
-        guard case .array(let items) = self, items.indices.contains(index) else { return nil }
-        return items[index]
-    }
-}

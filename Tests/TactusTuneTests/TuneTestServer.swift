@@ -15,16 +15,16 @@ final class TuneTestServer {
     private let task: Task<Void, Never>
     private let stopped = DispatchSemaphore(value: 0)
 
-    /// Serves `sounds` with `preset`; exports go to `folder/export`, saved presets to `folder/presets`.
-    init(sounds: [URL], preset: String = "default", folder: URL) throws {
+    /// Serves `sounds` with `preset`; exports go to `folder/export`, saved presets to `folder/<presets>`.
+    init(sounds: [URL], preset: String = "default", folder: URL, presets: String = "presets") throws {
         self.folder = folder
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("presets"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = PresetLibrary.standard()
         let base = try TuneBase(reference: preset, overrides: [], library: library)
         let (session, problems) = try TuneSession.open(
             sounds.map { FoundSound(url: $0, name: $0.lastPathComponent, folder: $0.deletingLastPathComponent()) },
             base: base, library: library, exportFolder: folder.appendingPathComponent("export"),
-            presetFolder: folder.appendingPathComponent("presets"), jobs: 2)
+            presetFolder: folder.appendingPathComponent(presets), jobs: 2)
         precondition(problems.isEmpty, "\(problems)")
         self.session = session
         let server = TuneServer(session: session, port: 0)
@@ -125,4 +125,18 @@ final class TuneTestServer {
 
 private final class Box: @unchecked Sendable {
     var value: String?
+}
+
+extension JSONValue {
+    /// The item at `index` of an array, or nil (not an array, or no such item).
+    func array(_ index: Int) -> JSONValue? {
+        guard let items, items.indices.contains(index) else { return nil }
+        return items[index]
+    }
+
+    /// The items of an array, or nil for anything else.
+    var items: [JSONValue]? {
+        guard case .array(let items) = self else { return nil }
+        return items
+    }
 }
