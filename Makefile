@@ -17,7 +17,7 @@ BIN = $(SCRATCH)/$(CONFIG)
 # it: `make test` built them.
 TOOLS = $(if $(BUILT),,build)
 
-.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-formats eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-tune-page check-formats eval realcorpus eval-real bench docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -53,13 +53,24 @@ check-example: deps
 check-android: deps $(TOOLS)
 	scripts/check-android.sh $(BIN)/tactus
 
-# `tactus tune` in a real headless Chromium: a knob for every parameter, knobs, A/B, save, and
-# `tactus convert --preset <saved>` writing the page's exported bytes; bad token, Host and Origin
+# `tactus tune` in a real headless Chromium, the designer's story: a handful of Feel knobs first,
+# the rest under Advanced; skipped sounds listed; typed and paired values refused beside their knob
+# while every other knob works; A and B each with their own settings; every target auditioned;
+# save `punchy` into ./Presets and `tactus batch --preset punchy` writing the page's exported bytes,
+# a second batch with fewer formats keeping the first one's files; bad token, Host and Origin
 # refused; no console errors; Ctrl-C exits 0 (scripts/check-tune; installs Debian's chromium and
-# chromium-driver and Selenium from PyPI when missing).
+# chromium-driver and Selenium from PyPI when missing). The page's own scripts are checked first.
 # Runs the $(CONFIG) build (CI: CONFIG=debug, the build `make test` made).
-check-tune: deps $(TOOLS)
+check-tune: deps $(TOOLS) check-tune-page
 	scripts/check-tune/run.sh --tactus $(BIN)/tactus
+
+# The page's JavaScript as code (node, a check-time tool only): each script parses, and the pure
+# functions of tune-values.js pass scripts/check-tune/page_tests.js. TunePageAssetsTests runs the
+# same under `swift test` when node is installed.
+check-tune-page:
+	node --check Sources/TactusTune/Page/Assets/tune.js
+	node --check Sources/TactusTune/Page/Assets/tune-values.js
+	node scripts/check-tune/page_tests.js
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps

@@ -82,7 +82,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], exclude: ["Page/Assets"]),
         // What both executables share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
             "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusPresets",

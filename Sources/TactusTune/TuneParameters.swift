@@ -24,6 +24,18 @@ enum TuneParameters {
         })
     }
 
+    /// Every parameter's value in `preset` (before the `feel` controls act), by `section.name`,
+    /// the onset method as `onset.method`: what the page sets to start from that preset.
+    /// - Parameter preset: a resolved preset.
+    /// - Returns: an object of `section.name` → value.
+    static func values(of preset: ResolvedPreset) -> JSONValue {
+        guard case .array(let sections) = json(method: preset.onsetMethod, values: preset) else { return .object([]) }
+        return .object(sections.flatMap { section -> [(key: String, value: JSONValue)] in
+            guard case .array(let parameters)? = section["parameters"] else { return [] }
+            return parameters.compactMap { p in p["key"]?.string.flatMap { key in p["value"].map { (key, $0) } } }
+        })
+    }
+
     private static func parameter(_ d: ParameterDescriptor, section: String, values: ResolvedPreset) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("key", .string(section + "." + d.name)), ("name", .string(d.name))]
         switch d.kind {

@@ -56,12 +56,22 @@ public struct TuneServer: Sendable {
         router.get("/") { _, _ in
             Self.reply(TunePage.html(token: token), type: "text/html; charset=utf-8")
         }
-        router.get("/tune.js") { _, _ in Self.reply(TunePage.script, type: "text/javascript; charset=utf-8") }
-        router.get("/tune.css") { _, _ in Self.reply(TunePage.style, type: "text/css; charset=utf-8") }
+        router.get("/tune.js") { _, _ in Self.reply(TunePageAssets.script + "\n", type: "text/javascript; charset=utf-8") }
+        router.get("/tune-values.js") { _, _ in Self.reply(TunePageAssets.values + "\n", type: "text/javascript; charset=utf-8") }
+        router.get("/tune.css") { _, _ in Self.reply(TunePageAssets.style + "\n", type: "text/css; charset=utf-8") }
         router.get("/api/state") { _, _ in try Self.json { try session.state() } }
         router.post("/api/parameters") { request, _ in
             let body = try await Self.body(request)
             return try Self.json { try session.parameters(try TuneSettings(json: body, base: session.base)) }
+        }
+        router.post("/api/preset") { request, _ in
+            let body = try await Self.body(request)
+            return try Self.json {
+                guard let name = body["name"]?.string, (try? TuneSettings.namePattern.wholeMatch(in: name)) != nil else {
+                    throw TuneRequestError("name must be a preset name (letters, digits, - or _)")
+                }
+                return .object([("set", try session.values(ofPreset: name))])
+            }
         }
         router.post("/api/render") { request, _ in
             let body = try await Self.body(request)

@@ -129,6 +129,8 @@ public final class TuneSession: @unchecked Sendable {
             ("start", .object(base.startingOverrides.flatMap { section, values in values.map { ($0.key, $0.value) }
                 .map { (key: section + "." + $0.0, value: $0.1.jsonValue) } }.sorted { $0.key < $1.key })),
             ("parameters", TuneParameters.json(method: start.onsetMethod, values: start)),
+            ("designer", TuneDesignerKnobs.json),
+            ("presets", .array(library.names().map { .string($0) })),
             ("formats", .array(HapticFormats.all.map { .string($0.id) })),
             ("chosenFormats", .array(((try? HapticFormats.select(for: start)) ?? []).map { .string(type(of: $0).id) })),
             ("folders", .array(folders.map { .string($0) })),
@@ -142,6 +144,15 @@ public final class TuneSession: @unchecked Sendable {
                  ("duration", .number(JSONText.rounded(sound.format.duration, digits: 6))),
                  ("sampleRate", .number(sound.format.sampleRate)), ("channels", .number(Double(sound.format.channels))),
                  ("waveform", .array(sound.waveform.map { .number(JSONText.rounded(Double($0), digits: 4)) }))])
+    }
+
+    /// Every value of the preset `name` (`TuneParameters.values`): sent as the page's settings,
+    /// they make that preset's values on top of the base, so the page can start from it.
+    /// - Parameter name: a preset name on the search path.
+    /// - Returns: an object of `section.name` → value.
+    /// - Throws: a `PresetError` naming the preset when it cannot be found or resolved.
+    public func values(ofPreset name: String) throws -> JSONValue {
+        TuneParameters.values(of: try library.resolve(name))
     }
 
     /// The knobs for `settings` (another onset method has other onset parameters).

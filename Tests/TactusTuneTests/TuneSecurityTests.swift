@@ -70,7 +70,7 @@ final class TuneSecurityTests: XCTestCase {
     func testNamesNeverBecomeMarkup() throws {
         // The page writes what the server sends as text only; the document holds no name at all.
         for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
-            XCTAssertFalse(TunePage.script.contains(sink), sink)
+            for script in [TunePageAssets.script, TunePageAssets.values] { XCTAssertFalse(script.contains(sink), sink) }
         }
         let hostile = "<img src=x onerror=alert(1)>\u{0}\u{7}.wav"
         let wav = try Data(contentsOf: Corpus.root.appendingPathComponent("clean/bell.wav"))

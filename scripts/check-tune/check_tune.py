@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """`tactus tune` in a real headless Chromium (Debian's chromium + chromium-driver, Selenium).
 
-Default (make check-tune): serves a few Corpus sounds, loads the page, checks that every preset
-parameter has a knob, moves knobs, pins A and tunes B, switches and overlays, saves a preset and
-exports, then runs `tactus convert --preset <saved>` and compares the bytes with the export; checks
-that a bad token, Host or Origin is refused, that the page logged no console error, and that
-Ctrl-C exits 0 and removes the run's temporary folder.
+Default (make check-tune): the designer's story. `tactus tune Sounds` from a project folder (a few
+Corpus sounds and one unreadable file): a handful of knobs with plain help first, every other
+parameter once under a closed "Advanced"; the skipped file listed with its reason; typed values
+that are not numbers, too fine or out of range refused beside the knob, lowHz above highHz said
+beside lowHz while every other knob goes on working; heavier, rounder body and crisper clicks; A
+and B each showing their own settings; every target auditioned; save `punchy` into ./Presets,
+export, then `tactus batch Sounds -o Out --preset punchy` writes the exported bytes, and a second
+batch with fewer formats keeps the first one's files; reset all. Also checks that a bad token,
+Host or Origin is refused, that the page logged no console error, and that Ctrl-C exits 0 and
+removes the run's temporary folder.
 
 --bench: the knob `input` event -> plot updated latency (median, p95; a 60 Hz drag, each event
 timed in the page) for one 1 s, 5 s and 60 s sound and for 10 sounds of 5 s, the haptics' sound
@@ -43,13 +48,15 @@ CORPUS = ["clean/bell.wav", "clean/coin_pickup.wav", "clean/body_hits.ogg"]
 class Tune:
     """A running `tactus tune`; its URL is the first line of its standard output."""
 
-    def __init__(self, tactus, paths, work, cwd=None):
+    def __init__(self, tactus, paths, work, cwd=None, presets="presets"):
         self.work = work
         # Its own temporary folder (TMPDIR), so that what it leaves there is its own and not
         # another run's on the same machine.
         self.tmp = tempfile.mkdtemp(prefix="tmp-", dir=work)
+        # presets None: the default --presets-dir, ./Presets of `cwd`.
+        folder = [] if presets is None else ["--presets-dir", os.path.join(work, presets)]
         self.process = subprocess.Popen(
-            [tactus, "tune", *paths, "--presets-dir", os.path.join(work, "presets"), "-o", os.path.join(work, "export")],
+            [tactus, "tune", *paths, *folder, "-o", os.path.join(work, "export")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env={**os.environ, "TMPDIR": self.tmp})
         atexit.register(self.kill)  # nothing left running if a check fails half-way
         self.url = self.process.stdout.readline().strip()
@@ -154,15 +161,45 @@ window.tuneHapticsAudio(0).then(() => done(performance.now() - t0), (e) => done(
 """
 
 
+# Types `text` into a knob's value box (as a designer does: the text, then Enter) and resolves
+# with the knob's error line once the page has judged it (and drawn, when it was sent).
+TYPE = """
+const [key, text, done] = arguments;
+const row = document.querySelector('.knob[data-key="' + key + '"]');
+const box = row.querySelector('input.typed');
+box.value = text;
+box.dispatchEvent(new Event('change', {bubbles: true}));
+setTimeout(function wait() { if (!window.tuneBusy()) done(row.querySelector('.error').textContent); else setTimeout(wait, 5); }, 5);
+"""
+
+# The knobs a designer sees without opening anything.
+VISIBLE_KNOBS = "return [...document.querySelectorAll('.knob')].filter(k => k.checkVisibility()).map(k => k.dataset.key)"
+
+# Chooses a target format and resolves once the plots are drawn for it.
+TARGET = """
+const [id, done] = arguments;
+const select = document.getElementById('target');
+const renders = window.tuneRenders;
+select.value = id;
+select.dispatchEvent(new Event('change', {bubbles: true}));
+(function wait() { if (window.tuneRenders > renders && !window.tuneBusy()) done(true); else setTimeout(wait, 5); })();
+"""
+
+
 def check(args):
+    """The designer's story: `tactus tune Sounds/` from their project folder, a handful of knobs
+    they understand, explosions heavier and rounder and clicks crisper, nothing they type locks
+    the page, save `punchy`, and `tactus batch Sounds -o Out --preset punchy` gives exactly that;
+    a second batch with fewer formats keeps the first one's files."""
     work = tempfile.mkdtemp(prefix="check-tune-")
     try:
-        sounds = os.path.join(work, "sounds")
+        sounds = os.path.join(work, "Sounds")
         os.makedirs(sounds)
-        os.makedirs(os.path.join(work, "presets"))
         for name in CORPUS:
             shutil.copy(os.path.join(ROOT, "Corpus", name), sounds)
-        tune = Tune(args.tactus, [sounds], work)
+        with open(os.path.join(sounds, "broken.wav"), "wb") as f:
+            f.write(b"RIFF\x10\x00\x00\x00WAVEfmt not a sound")
+        tune = Tune(args.tactus, ["Sounds"], work, cwd=work, presets=None)
         failures = []
 
         def expect(condition, what):
@@ -187,34 +224,72 @@ def check(args):
         try:
             load(driver, tune.url)
             knobs = driver.execute_script("return [...document.querySelectorAll('.knob')].map(k => k.dataset.key)")
-            expect(sorted(knobs) == sorted(parameters) and len(knobs) > 30, "a knob for every parameter (%d)" % len(knobs))
+            expect(sorted(knobs) == sorted(parameters) and len(knobs) > 30, "a knob for every parameter, each once (%d)" % len(knobs))
+            visible = driver.execute_script(VISIBLE_KNOBS)
+            feel = [k for k in parameters if k.startswith("feel.")]
+            expect(len(visible) <= 12 and set(feel) <= set(visible),
+                   "on load a handful of knobs, the feel ones among them: %s" % ", ".join(visible))
+            help_text = driver.execute_script("return document.querySelector('.knob[data-key=\"feel.bodyDb\"] .help').textContent")
+            expect("×" not in help_text and "10^" not in help_text, "plain-language help: " + help_text)
+            expect(not driver.execute_script("return document.getElementById('advanced').open"), "the other parameters wait under Advanced, closed")
+            skipped = driver.find_element("id", "skipped")
+            skipped.click()
+            expect(skipped.is_displayed() and "broken.wav" in skipped.text, "the skipped sound is listed with its reason: " + skipped.text.replace("\n", " "))
             plots = driver.execute_script("return document.querySelectorAll('canvas').length")
             expect(plots == len(CORPUS), "a plot per sound (%d)" % plots)
-            driver.execute_async_script(MOVE, "mapping.intensity.gamma", 0.6)
+
+            # Nothing the designer types locks the page.
+            driver.find_element("id", "advanced").click()
+            for text, says in [("abc", "is not a number"), ("1e-300", "finer than"), ("99999", "outside")]:
+                error = driver.execute_async_script(TYPE, "mapping.transients.minIntensity", text)
+                expect(says in error, "typing %s is refused beside the knob: %s" % (text, error))
+            driver.execute_async_script(TYPE, "mapping.sharpness.highHz", "300")
+            error = driver.execute_async_script(TYPE, "mapping.sharpness.lowHz", "400")
+            header = driver.find_element("id", "status")
+            expect("must be below mapping.sharpness.highHz" in error and "error" not in header.get_attribute("class"),
+                   "lowHz above highHz: said beside lowHz, the header stays calm: " + error)
+            renders = driver.execute_script("return window.tuneRenders")
+            driver.execute_async_script(MOVE, "feel.bodyDb", 6)
             lines = driver.find_element("id", "set-lines").text
-            expect("--set mapping.intensity.gamma=0.6" in lines, "the settings in force follow the knob: " + lines.replace("\n", " "))
+            expect(driver.execute_script("return window.tuneRenders") > renders and "--set feel.bodyDb=6" in lines
+                   and "lowHz" not in lines and "highHz=300" in lines, "every other knob goes on working, the refused value is not in force: " + lines.replace("\n", " "))
+
+            driver.execute_script("document.querySelector('.knob[data-key=\"mapping.sharpness.highHz\"] button.reset').click()")
+            # Explosions heavier and rounder, clicks crisper.
+            driver.execute_async_script(MOVE, "mapping.sharpness.brightenOctaves", -1.5)
             driver.find_element("id", "pin").click()
-            driver.execute_async_script(MOVE, "mapping.transients.maxIntensity", 0.8)
-            driver.execute_async_script(MOVE, "peaks.delta", 0.2)
-            expect("analysed" in driver.find_element("id", "status").text, "an analysis knob analyses again")
+            driver.execute_async_script(MOVE, "feel.crispness", 0.5)
             driver.find_element("id", "switch").click()
-            expect(driver.find_element("id", "switch").text == "Showing A", "switch to A")
+            a_lines = driver.find_element("id", "set-lines").text
+            a_value = driver.execute_script("return document.querySelector('.knob[data-key=\"feel.crispness\"] input.typed').value")
+            expect(driver.find_element("id", "switch").text == "Showing A" and "crispness" not in a_lines and a_value == "0",
+                   "A shows its own settings and knobs: " + a_lines.replace("\n", " "))
             driver.find_element("id", "switch").click()
+            b_lines = driver.find_element("id", "set-lines").text
+            expect("--set feel.crispness=0.5" in b_lines, "B shows its own: " + b_lines.replace("\n", " "))
             driver.find_element("id", "overlay").click()
-            expect(driver.find_element("id", "switch").text == "Showing B", "back to B, A overlaid")
-            driver.find_element("id", "play-mix").click()
+
+            # Audition the targets: what each format plays, with its warnings beside it.
+            for target in ["android", "rumble", "pcm", "haptic", "ahap", "track"]:
+                driver.execute_async_script(TARGET, target)
+                findings = driver.execute_script("return [...document.querySelectorAll('.findings li')].map(l => l.textContent)")
+                expect("error" not in driver.find_element("id", "status").get_attribute("class"),
+                       "audition %s: drawn (%d findings)" % (target, len(findings)))
+            click = lambda element: driver.execute_script("arguments[0].click()", driver.find_element("id", element))
+            click("play-mix")
             time.sleep(1.0)
             playing = "on" in driver.find_element("id", "play-mix").get_attribute("class")
-            driver.find_element("id", "stop").click()
+            click("stop")
             expect(playing, "the original and the haptics play mixed")
+
             name = driver.find_element("id", "name")
             name.clear()
-            name.send_keys("check-tuned")
+            name.send_keys("punchy")
             driver.find_element("id", "save-preset").click()
             time.sleep(0.5)
             saved = driver.find_element("id", "saved").text
-            expect(saved.startswith("Saved "), "save as new preset: " + saved)
-            # Every format the page offers, so each one's export is checked against convert.
+            preset = os.path.join(work, "Presets", "punchy.json")
+            expect(saved == "Saved " + preset, "save punchy into ./Presets: " + saved)
             formats = []
             for box in driver.find_elements("css selector", "#formats input"):
                 formats.append(box.get_attribute("value"))
@@ -227,21 +302,37 @@ def check(args):
                     break
                 time.sleep(0.1)
             expect(exported.startswith("Exported "), "export: " + exported)
-            preset = os.path.join(work, "presets", "check-tuned.json")
             with open(preset) as f:
                 text = f.read()
             expect('"extends": "default"' in text and '"windowMs"' not in text, "the saved preset extends default, differences only")
-            built = os.path.join(work, "built")
-            current = driver.execute_script("return document.querySelector('.sound.current .name').textContent")
-            source = os.path.join(sounds, os.path.basename(current))
-            subprocess.run([args.tactus, "convert", source, "-o", built, "--preset", preset, "--format", ",".join(formats),
-                            "--quiet"], check=True)
             files = exported[len("Exported "):].split(", ")
-            same = all(open(f, "rb").read() == open(os.path.join(built, os.path.basename(f)), "rb").read() for f in files)
+            current = driver.execute_script("return document.querySelector('.sound.current .name').textContent")
+            batch = [args.tactus, "batch", "Sounds", "-o", "Out", "--preset", "punchy", "--exclude", "broken.wav", "--quiet"]
+            subprocess.run(batch + ["--format", ",".join(formats)], check=True, cwd=work)
+            out = os.path.join(work, "Out")
+            same = all(open(f, "rb").read() == open(os.path.join(out, os.path.basename(f)), "rb").read() for f in files)
             # One file per format, plus the paired audio the AHAP plays.
             expect(same and len(files) >= len(formats) + 1,
-                   "tactus convert --preset <saved> writes the exported bytes (%d files)" % len(files))
-            errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+                   "tactus batch Sounds -o Out --preset punchy writes the exported bytes of %s (%d files)" % (current, len(files)))
+            before = sorted(os.listdir(out))
+            subprocess.run(batch + ["--format", "ahap"], check=True, cwd=work)
+            expect(sorted(os.listdir(out)) == before, "a second batch with fewer formats keeps the first one's files (%d)" % len(before))
+
+            settled = "const done = arguments[0]; setTimeout(function w() { if (!window.tuneBusy()) done(); else setTimeout(w, 5); }, 300);"
+            click("reset-all")
+            driver.execute_async_script(settled)
+            lines = driver.find_element("id", "set-lines").text
+            expect("unchanged" in lines, "reset all: " + lines.replace("\n", " "))
+            driver.execute_script("const s = document.getElementById('start-preset'); s.value = 'impacts'; s.dispatchEvent(new Event('change'));")
+            driver.execute_async_script(settled)
+            lines = driver.find_element("id", "set-lines").text
+            impacts = json.loads(tune.request("/api/preset", method="POST", origin=good, body=json.dumps({"name": "impacts"}))[1])["set"]
+            shown = {k: driver.execute_script("return document.querySelector('.knob[data-key=\"%s\"] input.typed, .knob[data-key=\"%s\"] select').value" % (k, k))
+                     for k in ["peaks.delta", "mapping.intensity.gamma"]}
+            expect("--set" in lines and all(float(shown[k]) == impacts[k] for k in shown),
+                   "start from impacts: its values on the knobs %s, in force: %s" % (shown, lines.replace("\n", " ")))
+            errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+                      and "422" not in entry["message"]]  # a refused request is an answer, not a fault
             expect(not errors, "no console errors %s" % errors)
         finally:
             driver.quit()
@@ -341,22 +432,27 @@ def bench(args):
 
 
 def screenshots(args):
+    """The page as a designer leaves it: heavier, rounder body and crisper clicks (B) over the
+    pinned A, auditioned as an Android phone plays it, with the file that was skipped listed."""
     work = tempfile.mkdtemp(prefix="shots-tune-")
     try:
-        os.makedirs(os.path.join(work, "presets"))
         sounds = os.path.join(work, "Sounds")
         os.makedirs(sounds)
         for name in ["clean/body_hits.ogg", "clean/coin_pickup.wav", "clean/engine_loop.wav"]:
             shutil.copy(os.path.join(ROOT, "Corpus", name), sounds)
-        tune = Tune(args.tactus, ["Sounds"], work, cwd=work)  # names as a designer sees them
+        with open(os.path.join(sounds, "notes.wav"), "wb") as f:
+            f.write(b"not a sound")
+        tune = Tune(args.tactus, ["Sounds"], work, cwd=work, presets=None)  # names as a designer sees them
         for dark in (False, True):
             driver = browser(dark=dark, height=900)
             try:
                 load(driver, tune.url)
-                driver.execute_async_script(MOVE, "mapping.intensity.gamma", 0.7)
+                driver.execute_async_script(MOVE, "feel.bodyDb", 6)
+                driver.execute_async_script(MOVE, "mapping.sharpness.brightenOctaves", -1.5)
                 driver.find_element("id", "pin").click()
-                driver.execute_async_script(MOVE, "mapping.sharpness.lowHz", 400)
+                driver.execute_async_script(MOVE, "feel.crispness", 0.5)
                 driver.find_element("id", "overlay").click()
+                driver.execute_async_script(TARGET, "android")
                 driver.save_screenshot(os.path.join(args.screenshots, "tune-%s.png" % ("dark" if dark else "light")))
             finally:
                 driver.quit()
