@@ -97,15 +97,20 @@ final class TuneSound: @unchecked Sendable {
         return Data(try PCMWAVWriter.file(samples, sampleRate: Int(format.sampleRate)))
     }
 
-    /// The sections whose parameters change the analysis (`ResolvedPreset.analysisConfiguration`):
-    /// only a change among them analyses again.
+    /// The sections whose parameters the analysis reads (`ResolvedPreset.analysisConfiguration`):
+    /// the page marks their knobs ⟳ ("analyses again"). The cache does not use this list: its
+    /// key is the configuration itself (`analysisKey`).
     static let analysisSections: Set<String> = [FrameSettings.id, PresetSections.onset, PeakPicker.id,
                                                 AttackLocator.id, CentroidAnalyzer.id]
 
-    /// The resolved values that decide the analysis, as one string.
+    /// The analysis `preset` runs, as one string: its `analysisConfiguration()` — the onset
+    /// method and every value of each set the analysis reads, after the `feel` controls — so a
+    /// value the analysis reads always analyses again, and no other value does.
     static func analysisKey(_ preset: ResolvedPreset) -> String {
-        preset.canonicalLines.filter { line in
-            analysisSections.contains { line.hasPrefix($0 + ".") }
-        }.joined(separator: "\n")
+        let configuration = preset.analysisConfiguration()
+        let sets = [configuration.frame, configuration.onset, configuration.peaks, configuration.attack, configuration.centroid]
+        return ([configuration.onsetMethod.id] + sets.map { set in
+            set.values.keys.sorted().map { "\($0)=\(set.values[$0]!.plainText)" }.joined(separator: " ")
+        }).joined(separator: "\n")
     }
 }

@@ -42,6 +42,10 @@ final class TuneSessionTests: XCTestCase {
         XCTAssertEqual(try render(#""peaks.delta":0.9"#)["analysed"]?.number, 2, "an analysis knob analyses each sound again")
         XCTAssertEqual(try render(#""peaks.delta":0.9,"mapping.intensity.gamma":0.5"#)["analysed"]?.number, 0)
         XCTAssertEqual(try render("")["analysed"]?.number, 0, "the starting analysis is still cached (A/B)")
+        // The key is the analysis configuration itself: a feel control that moves the peak
+        // picker analyses again, one that moves only the mapping does not.
+        XCTAssertEqual(try render(#""feel.density":0.5"#)["analysed"]?.number, 2)
+        XCTAssertEqual(try render(#""feel.density":0.5,"feel.crispness":-0.5,"feel.strengthDb":3"#)["analysed"]?.number, 0)
         // What the page draws is the track `tactus convert` maps.
         let track = try XCTUnwrap(render("")["tracks"]?.array(0)?["track"])
         let converted = try Converter(preset: PresetLibrary.standard().resolve("default"), log: CommittedFiles())
