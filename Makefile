@@ -66,7 +66,7 @@ check-tune: deps $(TOOLS) check-tune-page
 
 # The page's JavaScript as code (node, a check-time tool only): each script parses, and the pure
 # functions of tune-values.js pass scripts/check-tune/page_tests.js. TunePageAssetsTests runs the
-# same under `swift test` when node is installed.
+# same under `swift test` when node is installed (TunePagePlugin compiles the files in).
 check-tune-page:
 	node --check Sources/TactusTune/Page/Assets/tune.js
 	node --check Sources/TactusTune/Page/Assets/tune-values.js

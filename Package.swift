@@ -82,7 +82,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ], exclude: ["Page/Assets"]),
+        ], exclude: ["Page/Assets"], plugins: ["TunePagePlugin"]),
         // What both executables share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
             "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusPresets",
@@ -99,6 +99,9 @@ let package = Package(
         ]),
 
         .plugin(name: "TactusPlugin", capability: .buildTool(), dependencies: ["tactus"]),
+        // Build time only: `tactus tune`'s page files (Sources/TactusTune/Page/Assets) as Swift constants.
+        .executableTarget(name: "tune-page-embedder"),
+        .plugin(name: "TunePagePlugin", capability: .buildTool(), dependencies: ["tune-page-embedder"]),
         .plugin(name: "TactusConvertCommand",
                 capability: .command(intent: .custom(verb: "tactus-convert",
                                                      description: "Convert the package's sounds into haptics beside its sources"),

@@ -30,9 +30,7 @@ final class TunePageAnswersTests: XCTestCase {
     func testSkippedSoundsAreListedWithTheirReason() throws {
         let folder = AudioFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sounds = folder.appendingPathComponent("Sounds")
-        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Corpus.root.appendingPathComponent("clean/bell.wav"), to: sounds.appendingPathComponent("bell.wav"))
+        let (sounds, _) = try TuneTestServer.soundsFolder(in: folder)
         try Data("RIFF....WAVEfmt garbage".utf8).write(to: sounds.appendingPathComponent("broken.wav"))
         try Data("not a sound".utf8).write(to: sounds.appendingPathComponent("notes.txt"))
         let (found, problems) = FoundSound.find([sounds.path], jobs: 1)

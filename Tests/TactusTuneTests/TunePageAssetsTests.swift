@@ -5,7 +5,7 @@ import TactusPresets
 import TactusTestSupport
 import XCTest
 
-/// The page's files are code: what is compiled in is what `Page/Assets` holds, the JavaScript
+/// The page's files are code: what is compiled in (`TunePagePlugin`) is what `Page/Assets` holds, the JavaScript
 /// parses and its pure functions pass their tests (under node, when it is installed), and the
 /// "Feel" knobs are a handful of real parameters, the `feel` ones among them.
 final class TunePageAssetsTests: XCTestCase {
@@ -17,7 +17,7 @@ final class TunePageAssetsTests: XCTestCase {
         for (file, compiled) in [("tune.html", TunePageAssets.html), ("tune.css", TunePageAssets.style),
                                  ("tune.js", TunePageAssets.script), ("tune-values.js", TunePageAssets.values)] {
             XCTAssertEqual(try String(contentsOf: Self.assets.appendingPathComponent(file), encoding: .utf8), compiled + "\n",
-                           "\(file): regenerate with python3 scripts/embed_tune_page.py")
+                           "\(file): TunePagePlugin embeds every asset as it is")
         }
         let page = TunePage.html(token: String(repeating: "ab", count: 32))
         XCTAssertFalse(page.contains("{{token}}"))

@@ -82,10 +82,8 @@ final class TunePageIsTheBuildTests: XCTestCase {
     func testBatchByNameGivesThePagesExport() throws {
         let folder = AudioFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sounds = folder.appendingPathComponent("Sounds")
-        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Corpus.root.appendingPathComponent("clean/bell.wav"), to: sounds.appendingPathComponent("bell.wav"))
-        let server = try TuneTestServer(sounds: [sounds.appendingPathComponent("bell.wav")], folder: folder, presets: "Presets")
+        let (_, bell) = try TuneTestServer.soundsFolder(in: folder)
+        let server = try TuneTestServer(sounds: [bell], folder: folder, presets: "Presets")
         defer { server.stop() }
         XCTAssertEqual(try server.post("/api/save", "{\(settings),\"target\":\"preset\"}").status, 200)
         setenv("TACTUS_PRESETS", folder.appendingPathComponent("Presets").path, 1)

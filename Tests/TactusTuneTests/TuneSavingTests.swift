@@ -44,10 +44,8 @@ final class TuneSavingTests: XCTestCase {
     func testAFolderPresetGivesBatchTheTunedValues() throws {
         let folder = AudioFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sounds = folder.appendingPathComponent("Sounds")
-        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Corpus.root.appendingPathComponent("clean/bell.wav"), to: sounds.appendingPathComponent("bell.wav"))
-        let server = try TuneTestServer(sounds: [sounds.appendingPathComponent("bell.wav")], folder: folder.appendingPathComponent("run"))
+        let (sounds, bell) = try TuneTestServer.soundsFolder(in: folder)
+        let server = try TuneTestServer(sounds: [bell], folder: folder.appendingPathComponent("run"))
         defer { server.stop() }
         let reply = try server.post("/api/save", #"{"name":"x","target":"folder","folder":0,"set":{"mapping.intensity.gamma":0.7,"peaks.delta":0.3}}"#)
         XCTAssertEqual(reply.status, 200, reply.text)

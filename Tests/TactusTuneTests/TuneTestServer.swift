@@ -15,6 +15,17 @@ final class TuneTestServer {
     private let task: Task<Void, Never>
     private let stopped = DispatchSemaphore(value: 0)
 
+    /// A `Sounds` folder in `folder` holding a copy of the Corpus' `clean/bell.wav`, as a
+    /// designer's project has one.
+    /// - Returns: the folder, and the copied sound.
+    static func soundsFolder(in folder: URL) throws -> (folder: URL, bell: URL) {
+        let sounds = folder.appendingPathComponent("Sounds")
+        try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
+        let bell = sounds.appendingPathComponent("bell.wav")
+        try FileManager.default.copyItem(at: Corpus.root.appendingPathComponent("clean/bell.wav"), to: bell)
+        return (sounds, bell)
+    }
+
     /// Serves `sounds` with `preset`; exports go to `folder/export`, saved presets to `folder/<presets>`.
     init(sounds: [URL], preset: String = "default", folder: URL, presets: String = "presets") throws {
         self.folder = folder

@@ -11,14 +11,6 @@ public struct OutputWarning: Equatable, Sendable {
     /// The finding as the validator words it: `warning: <place>: <message>`.
     public var finding: String
 
-    /// - Parameters:
-    ///   - output: the file, relative to the output folder.
-    ///   - finding: the validator's line.
-    public init(output: String, finding: String) {
-        self.output = output
-        self.finding = finding
-    }
-
     /// What the readable formats' validators (`HapticReadableFormat.validate`) find in the
     /// files at `relativePaths` under `root`; files no format reads back are skipped, a file
     /// that cannot be read is one finding.
