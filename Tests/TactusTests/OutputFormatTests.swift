@@ -131,12 +131,18 @@ final class OutputFormatTests: XCTestCase {
         let again = try fixture.run { $0.formats = try! HapticFormats.select(["ahap", "transient-list"]) }
         XCTAssertEqual(again.files.map(\.status), [.upToDate])
 
+        // Fewer formats remove nothing the run was not asked to remove: the AHAP is current, the
+        // list of transients stays (and stays in the manifest).
         let ahapOnly = try fixture.run()
-        XCTAssertEqual(ahapOnly.files.map(\.status), [.converted], "another set of formats is another output")
-        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.ahap", "hit.wav"])
-        let listOnly = try fixture.run { $0.formats = try! HapticFormats.select(["transient-list"]) }
-        XCTAssertEqual(listOnly.files.map(\.status), [.converted])
-        // A list of transients plays no sound: the paired audio the AHAP needed goes with it.
+        XCTAssertEqual(ahapOnly.files.map(\.status), [.upToDate])
+        XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.ahap", "hit.transients.txt", "hit.wav"])
+        let listOnly = try fixture.run {
+            $0.formats = try! HapticFormats.select(["transient-list"])
+            $0.prune = true
+        }
+        XCTAssertEqual(listOnly.files.map(\.status), [.converted], "--prune converts again to know what the run writes")
+        // A list of transients plays no sound: pruned, the paired audio the AHAP needed goes with it.
+        XCTAssertEqual(listOnly.files[0].pruned.sorted(), ["hit.ahap", "hit.wav"])
         XCTAssertEqual(Set(try fixture.outputFiles().keys.filter { !$0.hasPrefix(".") }), ["hit.transients.txt"])
     }
 }

@@ -57,19 +57,17 @@ final class TunePageIsTheBuildTests: XCTestCase {
         XCTAssertFalse(text.contains("windowMs"), "only the differences are saved:\n\(text)")
         XCTAssertEqual(try server.post("/api/save", "{\(settings),\"target\":\"preset\"}").status, 422, "never replaces a preset")
 
-        // After saving, from the folder the page ran in, the name is enough; the server looks the
-        // name up as the CLI will from there (its own working directory is the package's).
+        // After saving, from the folder the page ran in, the name is enough. The server (in this
+        // process, whose working directory is the package's) finds the name through
+        // TACTUS_PRESETS; the CLI runs without it (CLIRunner), from the folder, through ./Presets.
         setenv("TACTUS_PRESETS", folder.appendingPathComponent("Presets").path, 1)
         defer { unsetenv("TACTUS_PRESETS") }
         for index in sounds.indices {
             let files = try exported(server, sound: index)
             XCTAssertTrue(try String(contentsOf: files[0], encoding: .utf8).contains(#""Preset": "heavier""#))
-            unsetenv("TACTUS_PRESETS")
             try assertConvertWrites(files, [sounds[index].path, "--preset", "heavier"], from: folder, into: "by-name-\(index)")
             try assertConvertWrites(files, [sounds[index].path, "--preset-from", files[2].path], from: folder, into: "from-\(index)")
-            setenv("TACTUS_PRESETS", folder.appendingPathComponent("Presets").path, 1)
         }
-        unsetenv("TACTUS_PRESETS")
         // The same settings, tuned differently, give other bytes: the comparison can fail.
         let other = try server.post("/api/export", #"{"name":"heavier","sound":0,"formats":["ahap"],"set":{"mapping.intensity.gamma":1.5}}"#)
         XCTAssertEqual(other.status, 200, other.text)
@@ -86,9 +84,9 @@ final class TunePageIsTheBuildTests: XCTestCase {
         let server = try TuneTestServer(sounds: [bell], folder: folder, presets: "Presets")
         defer { server.stop() }
         XCTAssertEqual(try server.post("/api/save", "{\(settings),\"target\":\"preset\"}").status, 200)
-        setenv("TACTUS_PRESETS", folder.appendingPathComponent("Presets").path, 1)
+        setenv("TACTUS_PRESETS", folder.appendingPathComponent("Presets").path, 1)  // as in the test above
+        defer { unsetenv("TACTUS_PRESETS") }
         let files = try exported(server, sound: 0)
-        unsetenv("TACTUS_PRESETS")
 
         let outcome = try CLIRunner.run(["batch", "Sounds", "-o", "Out", "--preset", "heavier", "--format", "ahap,haptic,android", "--quiet"],
                                         in: folder)

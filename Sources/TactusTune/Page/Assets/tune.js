@@ -229,6 +229,7 @@ async function render() {
 // last valid values, and the last valid settings stay in force: every other knob goes on working.
 function refused(sent, message) {
   const changed = changedKeys(sent, state.valid);
+  if (!changed.length) { status(message, true); return; }  // not the settings' fault (a sound that cannot be read)
   const named = changed.filter((k) => message.includes(k));
   for (const k of named.length ? named : changed) state.errors.set(k, message);
   for (const k of changed) {
