@@ -64,13 +64,12 @@ check-android: deps $(TOOLS)
 check-tune: deps $(TOOLS) check-tune-page
 	scripts/check-tune/run.sh --tactus $(BIN)/tactus
 
-# The page's JavaScript as code (node, a check-time tool only): each script parses, and the pure
-# functions of tune-values.js pass scripts/check-tune/page_tests.js. TunePageAssetsTests runs the
-# same under `swift test` when node is installed (TunePagePlugin compiles the files in).
+# The page's JavaScript as code (node, a check-time tool only; installs Debian's nodejs when
+# missing): each script parses, and the pure functions of tune-values.js pass
+# scripts/check-tune/page_tests.js. TunePageAssetsTests runs the same under `swift test` when node
+# is installed (TunePagePlugin compiles the files in).
 check-tune-page:
-	node --check Sources/TactusTune/Page/Assets/tune.js
-	node --check Sources/TactusTune/Page/Assets/tune-values.js
-	node scripts/check-tune/page_tests.js
+	scripts/check-tune/page.sh
 
 # What `make install` and `make deb` give a user, checked (scripts/check-install.sh).
 check-install: deps
