@@ -262,7 +262,9 @@ def check(args):
             driver.find_element("id", "switch").click()
             a_lines = driver.find_element("id", "set-lines").text
             a_value = driver.execute_script("return document.querySelector('.knob[data-key=\"feel.crispness\"] input.typed').value")
-            expect(driver.find_element("id", "switch").text == "Showing A" and "crispness" not in a_lines and a_value == "0",
+            a_locked = driver.execute_script("return document.getElementById('reset-all').disabled && "
+                                             "document.querySelector('.knob[data-key=\"feel.crispness\"] input.typed').disabled")
+            expect(driver.find_element("id", "switch").text == "Showing A" and "crispness" not in a_lines and a_value == "0" and a_locked,
                    "A shows its own settings and knobs: " + a_lines.replace("\n", " "))
             driver.find_element("id", "switch").click()
             b_lines = driver.find_element("id", "set-lines").text

@@ -141,6 +141,7 @@ function refreshKnobs(keepTyped) {
     }
   }
   $("showing-a").hidden = !readOnly;
+  $("start-preset").disabled = readOnly; $("reset-all").disabled = readOnly;
 }
 // Every value touched is sent; the server drops those equal to the starting preset's.
 function change(p, value) {
