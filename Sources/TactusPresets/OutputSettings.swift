@@ -25,7 +25,8 @@ public enum BuiltInFormats {
     /// The built-in formats in `--format` order; ids, endings, help texts and completions are
     /// made from this list (a new built-in format is one line here).
     public static let all: [any HapticFormat.Type] = [AHAPFormat.self, HapticFileFormat.self, AndroidFormat.self,
-                                                      PCMFormat.self, DualSenseFormat.self, RumbleFormat.self]
+                                                      PCMFormat.self, DualSenseFormat.self, RumbleFormat.self,
+                                                      AndroidOggFormat.self]
 
     /// The preset section holding `format`'s parameters.
     /// - Parameter format: a format type.
