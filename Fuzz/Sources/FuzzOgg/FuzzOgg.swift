@@ -1,0 +1,36 @@
+import Foundation
+import FuzzDriver
+import TactusCore
+import TactusRender
+
+/// libFuzzer entry point: arbitrary bytes through everything that reads Android's haptic Ogg
+/// (`AndroidOggFormat`: `read` and `validate`, its Ogg page and header parsers, libsndfile's
+/// in-memory decoder and `DriveDemodulator`).
+///
+/// Beyond "never crash", it checks that the reader and its validator agree (no error ⇔ it
+/// reads) and that what reads is a track of finite values (0…1, regions within the file).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOgg(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    let format = AndroidOggFormat()
+    let errors = format.validate(data, baseDirectory: nil).filter { $0.severity == .error }
+    guard let imported = try? format.read(data) else {
+        precondition(!errors.isEmpty, "the validator passed a file the reader rejects")
+        return 0
+    }
+    precondition(errors.isEmpty, "the reader accepted a file the validator rejects: \(errors)")
+    let track = imported.track
+    for t in track.transients {
+        precondition(t.time.isFinite && (0...1).contains(t.intensity) && (0...1).contains(t.sharpness), "\(t)")
+    }
+    for region in track.regions {
+        precondition(region.start <= region.end && region.end <= track.duration + 1e-9, "\(region.start)…\(region.end)")
+        for p in region.intensity + region.sharpness { precondition((0...1).contains(p.value), "\(p)") }
+    }
+    return 0
+}
+
+@_cdecl("FuzzOgg_main")
+func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv, fuzzOgg)
+}
