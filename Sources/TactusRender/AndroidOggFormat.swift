@@ -43,9 +43,12 @@ public struct AndroidOggFormat: BinaryHapticFormat, HapticReadableFormat {
     static let serial: UInt32 = 0x5441_4354
 
     let settings: ParameterSet
+    /// Vorbis quality, libsndfile's 0…1 (`quality`).
+    let vorbisQuality: Double
 
     public init(parameters: ParameterSet) {
         settings = parameters
+        vorbisQuality = parameters.number(Self.quality)
     }
 
     public func write(_ track: HapticTrack, context: HapticWriteContext, file ending: String,
@@ -60,7 +63,7 @@ public struct AndroidOggFormat: BinaryHapticFormat, HapticReadableFormat {
         let driveFrames = drive.frames(for: track, sampleRate: Double(rate))
         guard driveFrames <= Self.maxFrames else { throw FormatWriteError("longer than \(Self.maxFrames) frames at \(rate) Hz") }
         let channels = soundChannels + 1
-        let encoded = try OggCodec.encodeVorbis(channels: channels, sampleRate: rate, quality: settings.number(Self.quality)) { push in
+        let encoded = try OggCodec.encodeVorbis(channels: channels, sampleRate: rate, quality: vorbisQuality) { push in
             var renderer = drive.renderer(for: track, sampleRate: Double(rate))
             var written = 0
             var block: [Float] = []

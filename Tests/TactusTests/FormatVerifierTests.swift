@@ -20,19 +20,6 @@ final class FormatVerifierTests: XCTestCase {
 
     private var formats: [any HapticFormat.Type] { HapticFormats.builtIn }
 
-    /// Every file below `root` by relative path, with its bytes.
-    private func files(below root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for case let path as String in FileManager.default.enumerator(atPath: root.path)?.allObjects ?? [] {
-            let url = root.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: url)
-            }
-        }
-        return files
-    }
-
     func testEveryFormatIsReadableAndStatesItsTolerance() {
         for format in formats {
             XCTAssertTrue(format is any HapticReadableFormat.Type, "\(format.id): every format reads back, so it can be verified")
@@ -87,7 +74,7 @@ final class FormatVerifierTests: XCTestCase {
             let outcome = try CLIRunner.run(["batch", inputs.path, "-o", out.path, "--jobs", "\(jobs)", "--quiet",
                                              "--format", formats.map { $0.id }.joined(separator: ",")], in: folder)
             XCTAssertEqual(outcome.status, 0, "\(outcome)")
-            outputs.append(try files(below: out))
+            outputs.append(try FileTree.contents(below: out))
         }
         for format in formats {
             let ending = "." + format.fileExtension
