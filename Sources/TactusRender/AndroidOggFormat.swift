@@ -30,8 +30,8 @@ public struct AndroidOggFormat: BinaryHapticFormat, HapticReadableFormat {
     public static let rulesSummary = "Android's Ogg extractor (errors: not Ogg Vorbis or Opus, a damaged page, no ANDROID_HAPTIC comment or one other than 1 or 2, no sound channel or more than 8, a rate too low for the band; warnings: pages out of sequence, a silent haptic channel)"
     public static let profile = ParameterDescriptor.choice("profile", ActuatorDrive.Profile.self, default: .lra,
                 help: "The actuator: lra by default (a phone's linear resonant actuator: 150-190 Hz, resonance 170 Hz, 20 ms pulses), voiceCoil (80-500 Hz, 12 ms pulses) or custom (lowHz, resonanceHz, highHz and pulseMs below).")
-    public static let quality = ParameterDescriptor.number("quality", 0...1, default: 0.6,
-                help: "Vorbis quality of the file (libsndfile's 0-1 scale): 0.6 measured transparent on held-out sounds (BENCHMARKS.md).")
+    public static let quality = ParameterDescriptor.number("quality", 0...1, default: 1,
+                help: "Vorbis quality of the file (libsndfile's 0-1 scale). 1 keeps the sound's spectrum within 0.8 dB (median log-spectral distance on held-out sounds, about 250 kbit/s); 0.6 halves the size at 2.7 dB (BENCHMARKS.md).")
     public static let parameters = [profile] + ActuatorDrive.parameters.filter { $0.name != ActuatorDrive.profile.name } + [quality]
 
     /// Most frames a file holds (ten minutes at 48 kHz): longer than any ringtone or sound

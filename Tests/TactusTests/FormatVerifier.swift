@@ -36,6 +36,10 @@ enum FormatVerifier {
         /// pulses within its body and its reader cannot tell them apart (Android's waveform):
         /// then only the continuous intensity is compared.
         var readsTransients = true
+        /// Read-back transients at or below this intensity are not counted (0: all are): where
+        /// a lossy codec leaves ripples on a pulse's tail that the demodulator can take for a
+        /// faint pulse. A reference transient that weak must still be found.
+        var faintestCounted = 0.0
     }
 
     /// Each built-in format's stated tolerance, by id. A format missing here fails the verifier:
@@ -52,7 +56,8 @@ enum FormatVerifier {
         "dualsense": Tolerance(time: 0.002, intensity: 0.25, envelopeRMS: 0.01, maskMs: 30),
         // Pulses are steps of the timeline for transientMs (40 ms) from their start.
         "rumble": Tolerance(time: 0.003, intensity: 0.01, envelopeRMS: 0.01, maskMs: 50),
-        "android-ogg": Tolerance(time: 0.002, intensity: 0.25, envelopeRMS: 0.02, maskMs: 30),
+        // Vorbis leaves ripples up to about 0.05 on a pulse's tail (ui_taps at quality 0.8 and 1).
+        "android-ogg": Tolerance(time: 0.002, intensity: 0.25, envelopeRMS: 0.02, maskMs: 30, faintestCounted: 0.06),
     ]
 
     /// The sounds every format is written from (Corpus/clean): taps, a stereo 48 kHz sound, a
@@ -76,7 +81,8 @@ enum FormatVerifier {
         let data = try Data(contentsOf: file)
         let errors = format.validate(data, baseDirectory: file.deletingLastPathComponent()).filter { $0.severity == .error }
         XCTAssertEqual(errors, [], "\(type(of: format).id) \(sound): its own validator finds errors")
-        let read = try format.read(data).track
+        var read = try format.read(data).track
+        read.transients.removeAll { $0.intensity <= tolerance.faintestCounted && tolerance.faintestCounted > 0 }
         let comparison = PlaybackComparison(reference: track, candidate: read, transientMask: tolerance.maskMs / 1000)
         let id = type(of: format).id
         if tolerance.readsTransients {
