@@ -93,6 +93,46 @@ final class AndroidOggTests: XCTestCase {
         XCTAssertThrowsError(try AndroidOggFormat().read(try withComments(["ANDROID_HAPTIC=x"], in: bytes)))
     }
 
+    /// A four-channel sound keeps its first two channels, then the haptic channel.
+    func testASoundOfMoreThanTwoChannelsKeepsItsFirstTwo() throws {
+        struct Quad: SoundSource {
+            var sampleRate: Double { 48_000 }
+            var channels: Int { 4 }
+            func decode(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+                // Channel c holds a steady 0.1 × (c + 1), for 0.5 s.
+                try (0..<24_000).flatMap { _ in (0..<4).map { Float($0 + 1) / 10 } }.withUnsafeBufferPointer(body)
+            }
+        }
+        var bytes: [UInt8] = []
+        try AndroidOggFormat().write(track, context: HapticWriteContext(sound: Quad()), file: AndroidOggFormat.fileExtension) { bytes += $0 }
+        var interleaved: [Float] = []
+        let decoded = try OggCodec.decode(bytes, maxFrames: AndroidOggFormat.maxFrames) { interleaved += $0 }
+        XCTAssertEqual(decoded.channels, 3)
+        // Within the sound (the file lasts to the track's end, 0.8 s), away from its edges.
+        let inside = 2_000..<22_000
+        for (c, level) in [(0, 0.1), (1, 0.2)] {
+            let mean = inside.reduce(0.0) { $0 + Double(interleaved[$1 * 3 + c]) } / Double(inside.count)
+            XCTAssertEqual(mean, level, accuracy: 0.005, "channel \(c + 1)")
+        }
+    }
+
+    /// `ANDROID_HAPTIC=2` (HAPTIC_A and HAPTIC_B after the sound): the first haptic channel is read.
+    func testOfTwoHapticChannelsTheFirstIsRead() throws {
+        let drive = try ActuatorDrive(AndroidOggFormat().settings)
+        var renderer = drive.renderer(for: track, sampleRate: 44_100)
+        let frames = drive.frames(for: track, sampleRate: 44_100)
+        let encoded = try OggCodec.encodeVorbis(channels: 3, sampleRate: 44_100, quality: 1) { push in
+            // Sound silent, HAPTIC_A the drive, HAPTIC_B silent.
+            try (0..<frames).flatMap { _ in [0, renderer.next(), 0] }.withUnsafeBufferPointer(push)
+        }
+        let data = try withComments(["ANDROID_HAPTIC=2"], in: encoded)
+        XCTAssertEqual(errorKinds(data), [])
+        let read = try AndroidOggFormat().read(data).track
+        XCTAssertEqual(read.transients.count, 1)
+        XCTAssertEqual(read.transients.first?.time ?? 0, 0.1, accuracy: 0.002)
+        XCTAssertEqual(read.regions.count, 1)
+    }
+
     /// Damage behind valid pages (bytes changed, CRCs recomputed) reaches the Vorbis decoder:
     /// a track or a `FormatReadError`, never a crash, and the validator agrees with a refusal.
     func testDamagedAudioBehindValidPagesIsReadOrRefused() throws {
