@@ -58,8 +58,9 @@ let package = Package(
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
         .target(name: "TactusAndroid", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Formats rendered on a time grid: actuator drive signals (pcm, dualsense) and gamepad
-        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW).
-        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum"], exclude: ["LICENSE"]),
+        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW), and
+        // Android's haptic Ogg is encoded and decoded in memory by libsndfile.
+        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum", "CSndFile"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
         // The one FFT (a real FFT on FFTW), for the analysis's STFT and the band check of rendered files.
