@@ -24,10 +24,12 @@ deps:
 	@scripts/ensure-deps.sh
 
 # Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
-# runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO).
+# runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO), built from the
+# Tune/ package into the same folder, whose Tactus modules it reuses.
+TUNE = --package-path Tune --scratch-path $(SCRATCH)
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus-tune
+	$(SWIFT) build -c $(CONFIG) $(STATIC) $(TUNE) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
@@ -37,9 +39,13 @@ corpus: build
 
 # What .ci/run runs first. Its debug build (the executables, tactus-tool for the plugins and
 # tactus-peak-memory for the tests included) is the one the CI checks then run.
+# The Tune/ package is built first: `swift test --skip-build` finds the tests of the package built
+# last in the shared folder, and `tactus tune`'s tests run the `tactus-tune` it builds.
 test: deps
+	$(SWIFT) build --build-tests $(TUNE)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build $(TUNE)
 
 # The example app package: the build plugin bundles valid AHAPs, reconverts only what changed,
 # and fails on a broken sound (scripts/check-example.sh).
@@ -122,18 +128,19 @@ check-formats: build
 bench: deps
 	scripts/bench/ensure-tools.sh
 	$(SWIFT) build -c release --static-swift-stdlib --product tactus
-	$(SWIFT) build -c release --static-swift-stdlib --product tactus-tune
+	$(SWIFT) build -c release --static-swift-stdlib --package-path Tune --scratch-path .build --product tactus-tune
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
 
 # The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, with the articles) as a
-# static site in docs-site/; warnings fail the build. First, every public declaration in Sources/
+# static site in docs-site/; warnings fail the build. TACTUS_DOCS=1 adds swift-docc-plugin to the
+# package (Package.swift), which apps that depend on Tactus then never resolve. First, every public declaration in Sources/
 # must have a doc comment with its Parameters/Returns/Throws (scripts/check_doc_comments.py,
 # its rules in its docstring; counts per module, and with --list each declaration that fails).
 docs: deps
 	python3 scripts/check_doc_comments.py --strict --list
-	$(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
+	TACTUS_DOCS=1 $(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
 		--target Tactus --target TactusCore --target TactusAHAP --enable-experimental-combined-documentation \
 		--output-path docs-site --transform-for-static-hosting --warnings-as-errors
 
@@ -149,8 +156,11 @@ VERSION = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Tact
 # the debug build so that it never replaces the static release binary).
 man: deps
 	mkdir -p .build/man
-	$(SWIFT) package --allow-writing-to-directory .build/man generate-manual \
-		--configuration debug --output-directory .build/man --date $(MANDATE) --authors "The Tactus developers"
+	for package in . Tune; do \
+		$(SWIFT) package --package-path $$package --scratch-path .build --allow-writing-to-directory .build/man \
+			generate-manual --configuration debug --output-directory .build/man --date $(MANDATE) \
+			--authors "The Tactus developers" || exit 1; \
+	done
 
 # The tool (`tactus` and `tactus-tune` side by side), its presets (found through
 # share/tactus/Presets), the man pages and bash/zsh/fish completions, each where it belongs

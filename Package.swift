@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
-// 6.1: Hummingbird is taken without its default traits (full Foundation, swift-configuration),
-// which a dependency's traits can only be chosen from. The code stays in Swift 5 mode.
+// The code stays in Swift 5 mode.
 import PackageDescription
+import Foundation
 
 let package = Package(
     name: "Tactus",
@@ -15,25 +15,25 @@ let package = Package(
         .library(name: "TactusAndroid", targets: ["TactusAndroid"]),
         .library(name: "TactusRender", targets: ["TactusRender"]),
         .library(name: "TactusPreview", targets: ["TactusPreview"]),
+        // What `tactus-tune` (the `Tune/` package: the tuning server and its web stack) builds on.
+        .library(name: "TactusPlatform", targets: ["TactusPlatform"]),
+        .library(name: "TactusAudio", targets: ["TactusAudio"]),
+        .library(name: "TactusAnalysis", targets: ["TactusAnalysis"]),
+        .library(name: "TactusMapping", targets: ["TactusMapping"]),
+        .library(name: "TactusPresets", targets: ["TactusPresets"]),
+        .library(name: "TactusCommandLine", targets: ["TactusCommandLine"]),
+        // The tests' fixtures (the Corpus, the CLI runner, signals), for the `Tune/` package's tests.
+        .library(name: "TactusTestSupport", targets: ["TactusTestSupport"]),
         .executable(name: "tactus", targets: ["tactus"]),
-        // `tactus tune`'s server, run by `tactus tune` from beside `tactus` (or from PATH).
-        .executable(name: "tactus-tune", targets: ["tactus-tune"]),
         // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
         .plugin(name: "TactusPlugin", targets: ["TactusPlugin"]),
         // Command plugin: `swift package tactus-convert` converts a package's sounds into its sources.
         .plugin(name: "TactusConvertCommand", targets: ["TactusConvertCommand"]),
     ],
+    // An app that depends on Tactus resolves these alone: the tuning server's web stack lives in
+    // the `Tune/` package, and the DocC plugin is added only for `make docs` (TACTUS_DOCS=1).
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `make docs`: the DocC catalogues as a static site.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // `tactus tune`'s local server (HTTP/1.1 on SwiftNIO), FoundationEssentials only.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        // Hummingbird's own: its header and byte-buffer types, named in `TactusTune`.
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
-        // Hummingbird's logger type, which `TactusTune` hands it (a no-op one).
-        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -58,8 +58,9 @@ let package = Package(
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
         .target(name: "TactusAndroid", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Formats rendered on a time grid: actuator drive signals (pcm, dualsense) and gamepad
-        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW).
-        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum"], exclude: ["LICENSE"]),
+        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW), and
+        // Android's haptic Ogg is encoded and decoded in memory by libsndfile.
+        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum", "CSndFile"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
         // The one FFT (a real FFT on FFTW), for the analysis's STFT and the band check of rendered files.
@@ -75,15 +76,7 @@ let package = Package(
         .target(name: "Tactus", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio"]),
-        // `tactus tune`: the sounds with cached analyses, the page (compiled in) and its local server.
-        .target(name: "TactusTune", dependencies: [
-            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusPreview", "TactusRender",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], exclude: ["Page/Assets"], plugins: ["TunePagePlugin"]),
-        // What both executables share: one-line problem reports, the preset options, the version.
+        // What `tactus` and `tactus-tune` share: one-line problem reports, the preset options, the version.
         .target(name: "TactusCommandLine", dependencies: [
             "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusPresets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,15 +86,8 @@ let package = Package(
             "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "tactus-tune", dependencies: [
-            "TactusCommandLine", "TactusPlatform", "TactusCore", "TactusPresets", "TactusTune",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
 
         .plugin(name: "TactusPlugin", capability: .buildTool(), dependencies: ["tactus"]),
-        // Build time only: `tactus tune`'s page files (Sources/TactusTune/Page/Assets) as Swift constants.
-        .executableTarget(name: "tune-page-embedder"),
-        .plugin(name: "TunePagePlugin", capability: .buildTool(), dependencies: ["tune-page-embedder"]),
         .plugin(name: "TactusConvertCommand",
                 capability: .command(intent: .custom(verb: "tactus-convert",
                                                      description: "Convert the package's sounds into haptics beside its sources"),
@@ -123,7 +109,11 @@ let package = Package(
         .testTarget(name: "TactusPresetsTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusCore", "TactusFiles", "TactusAHAP", "TactusAnalysis", "TactusAudio", "TactusMapping", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "TactusCore", "TactusFiles", "TactusAudio", "TactusMapping", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
-        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune", "TactusCore", "TactusFiles", "TactusMapping", "Tactus", "TactusPresets", "TactusTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
+
+// `make docs`: the DocC catalogues as a static site, through swift-docc-plugin.
+if ProcessInfo.processInfo.environment["TACTUS_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -4,6 +4,7 @@ import PackageDescription
 // libFuzzer targets for the parsers that read files people hand us: AHAP (reader,
 // validator, evaluator), Meta/Lofelt .haptic and Android JSON (readers, validators, and what
 // they read through every writer), gamepad rumble timelines (reader, validator, written again),
+// rendered drive signals and Android's haptic Ogg (readers, validators, libsndfile's decoder),
 // what validate --audio and preview do with a pattern (harmony
 // check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.

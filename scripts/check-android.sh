@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compiles the Android helper (Integrations/Android/src/main) against compile-time stand-ins of
 # the Android SDK classes it calls (Integrations/Android/stubs) and runs its JVM tests
-# (Integrations/Android/src/test) on the .android.json files the tactus tool writes for Corpus/.
+# (Integrations/Android/src/test) on the .android.json and .android.ogg files the tactus tool
+# writes for Corpus/.
 # Usage, from anywhere: scripts/check-android.sh [path/to/tactus]
 # (default .build/release/tactus, built with swift build when missing). Installs a JDK with
 # apt-get when javac is missing. Builds into a temporary folder, never into the repository.
@@ -31,5 +32,5 @@ trap 'rm -rf "$work"' EXIT
 javac -Xlint:all -Xlint:-options -Werror --release 8 -encoding UTF-8 -d "$work/classes" \
     $(find "$android/stubs" "$android/src" -name '*.java')
 
-"$tool" convert $(find Corpus -name '*.wav' | sort) -o "$work/fixtures" --format android --quiet
+"$tool" convert $(find Corpus -name '*.wav' | sort) -o "$work/fixtures" --format android,android-ogg --quiet
 java -cp "$work/classes" dev.tactus.haptics.TactusHapticsTest "$work/fixtures" "$android/FORMAT.md"

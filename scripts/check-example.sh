@@ -14,6 +14,14 @@ ok() { echo "check-example: $*"; }
 trap 'rm -f "$sounds/broken.wav" "$sounds/tom_roll.wav" build.log' EXIT
 
 swift build $scratch --product SoundHaptics >/dev/null
+# An app that depends on Tactus resolves swift-argument-parser alone (the tuning server's web
+# stack is the Tune/ package's, the DocC plugin comes only with TACTUS_DOCS=1).
+# (The main package's identity is its folder's name.)
+tactus="$(basename "$(cd ../.. && pwd)" | tr '[:upper:]' '[:lower:]')"
+resolved="$(swift package $scratch show-dependencies --format flatlist | grep -vxF "$tactus" | tr '\n' ' ')"
+test "$resolved" = "swift-argument-parser " \
+    || { echo "check-example: the app resolves more than Tactus and swift-argument-parser: $resolved" >&2; exit 1; }
+ok "the app resolves Tactus and swift-argument-parser, nothing else"
 out="$(swift run $scratch SoundHaptics 2>/dev/null)"
 echo "$out"
 test "$(echo "$out" | grep -c '\.ahap: 0 error')" -eq 3 && ok "three bundled AHAPs, each valid"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lists the public API in Sources/ that has no doc comment, or an incomplete one.
+"""Lists the public API in Sources/ (and Tune/Sources/) that has no doc comment, or an incomplete one.
 
 A declaration is public when it says `public` or `open`, or when it is a requirement of a
 public protocol, a member of a `public extension`, or a `case` of a public enum. Checked
@@ -40,7 +40,9 @@ import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
+REPOSITORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+# The main package's sources and the Tune/ package's.
+ROOTS = [os.path.join(REPOSITORY, "Sources"), os.path.join(REPOSITORY, "Tune", "Sources")]
 
 MODIFIERS = (r"(?:public|open|internal|private|fileprivate|package|static|class|final|override|"
              r"mutating|nonmutating|convenience|required|indirect|lazy|weak|unowned|nonisolated|"
@@ -384,19 +386,21 @@ def main(argv):
     list_all = "--list" in argv
     strict = "--strict" in argv
     wanted = [a for a in argv if not a.startswith("--")]
-    modules = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
-    for dirpath, _, files in sorted(os.walk(ROOT)):
-        for name in sorted(files):
-            if name.endswith(".swift"):
-                check_file(os.path.join(dirpath, name), collect=True)
+    modules = sorted((d, os.path.join(root, d)) for root in ROOTS for d in os.listdir(root)
+                     if os.path.isdir(os.path.join(root, d)))
+    for root in ROOTS:
+        for dirpath, _, files in sorted(os.walk(root)):
+            for name in sorted(files):
+                if name.endswith(".swift"):
+                    check_file(os.path.join(dirpath, name), collect=True)
     total_checked = total = 0
     kinds_total = {}
     print(f"{'module':<20} {'public':>6} {'findings':>8}  undocumented parameters returns throws")
-    for module in modules:
+    for module, folder in modules:
         if wanted and module not in wanted:
             continue
         checked, findings = 0, []
-        for dirpath, _, files in sorted(os.walk(os.path.join(ROOT, module))):
+        for dirpath, _, files in sorted(os.walk(folder)):
             for name in sorted(files):
                 if name.endswith(".swift"):
                     c, f = check_file(os.path.join(dirpath, name))
@@ -416,7 +420,7 @@ def main(argv):
         total += len(findings)
         if list_all:
             for path, line, name, problems in findings:
-                print(f"  {os.path.relpath(path, os.path.join(ROOT, '..'))}:{line}: {name}: {', '.join(problems)}")
+                print(f"  {os.path.relpath(path, REPOSITORY)}:{line}: {name}: {', '.join(problems)}")
     print(f"{'total':<20} {total_checked:>6} {total:>8}  " + " ".join(
         f"{kinds_total.get(k, 0):>{w}}" for k, w in
         (("undocumented", 12), ("parameters", 10), ("returns", 7), ("throws", 6))))

@@ -40,6 +40,17 @@ public enum HapticFormats {
     /// Every selectable format: built-in first, then registered ones.
     public static var all: [any HapticFormat.Type] { registry.all }
 
+    /// Every readable format (files `convert` translates, `validate`, `compare` and `preview`
+    /// read): built-in first, then registered ones.
+    public static var readable: [any HapticReadableFormat.Type] { all.compactMap { $0 as? any HapticReadableFormat.Type } }
+
+    /// The file endings of `formats` as help texts list them.
+    /// - Parameter formats: formats, in the order listed.
+    /// - Returns: each ending with its dot, comma-separated (".ahap, .haptic").
+    public static func endings(of formats: [any HapticFormat.Type]) -> String {
+        formats.map { "." + $0.fileExtension }.joined(separator: ", ")
+    }
+
     /// Makes a format of your own selectable by id; replaces one registered with the same id.
     /// - Parameter format: the format's type; `--format` and presets name it by its `id`.
     public static func register(_ format: any HapticFormat.Type) { registry.register(format) }
@@ -77,7 +88,7 @@ public enum HapticFormats {
     public static func read(_ url: URL) throws -> ImportedHaptics {
         guard let reader = reader(for: url) else {
             throw FileError(file: url.path, reason: "is not a haptic file Tactus reads",
-                            hint: "one of " + all.compactMap { $0 as? any HapticReadableFormat.Type }.map { "." + $0.fileExtension }.joined(separator: ", "))
+                            hint: "one of " + endings(of: readable))
         }
         return try reader.contents(of: url).haptics
     }

@@ -17,6 +17,8 @@ public struct AHAPFormat: HapticReadableFormat {
     public static let fileExtension = "ahap"
     public static let pairsAudio = true
     public static let summary = "Apple Haptic and Audio Pattern for Core Haptics (iOS, iPadOS, macOS, visionOS)."
+    public static let readingSummary = "through the pattern evaluator (event intensity times its controls; its AudioCustom sound found relative to it)"
+    public static let rulesSummary = "Core Haptics' rules (errors: what it refuses or plays other than written, such as values out of range, a continuous event without a duration or over 30 s, a transient scaled by a control; warnings: what plays but probably not as meant; AHAPValidator)"
     public static let rampMs = ParameterDescriptor.number("rampMs", 1...1000, default: AHAPWriter.Options.defaultRampDuration * 1000, unit: "ms",
                 help: "Length of the control ramps around a transient and of the return to neutral after a continuous region. The sharpness control is neutral at each transient; the intensity control is lifted only where a transient needs it (the body's events are split at transients so it rarely does), and the body then rises for the ramps at most to its peak over them × the transient's intensity.")
     public static let split = ParameterDescriptor.flag("split", default: false,

@@ -25,6 +25,8 @@ public struct AndroidFormat: HapticReadableFormat {
     public static let id = "android"
     public static let fileExtension = "android.json"
     public static let summary = "Android: VibrationEffect waveform, on/off fallback, primitive composition and Android 16 envelope in one JSON file (with a Java player in Integrations/Android)."
+    public static let readingSummary = "from its waveform (intensity the square root of amplitude / 255; Android amplitudes carry no sharpness)"
+    public static let rulesSummary = "their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed"
     public static let stepMs = ParameterDescriptor.number("stepMs", 1...100, default: 10, unit: "ms",
                 help: "Time grid of the waveform's continuous part.")
     public static let transientMs = ParameterDescriptor.number("transientMs", 1...100, default: 20, unit: "ms",

@@ -52,7 +52,9 @@ public struct PresetOptions: ParsableArguments {
 
     /// `--preset-from`: a haptic file whose recorded preset is used instead.
     @Option(name: .customLong("preset-from"), help: ArgumentHelp(
-        "Reuse the preset (and --set overrides) recorded in a haptic file Tactus wrote (.ahap, .haptic, .android.json, .rumble.json); refuses if that preset has changed since.",
+        "Reuse the preset (and --set overrides) recorded in a haptic file Tactus wrote ("
+            + HapticFormats.endings(of: HapticFormats.readable.filter { $0.recordsMaker })
+            + "); refuses if that preset has changed since.",
         valueName: "file"))
     public var presetFrom: String?
 

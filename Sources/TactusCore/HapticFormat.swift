@@ -120,6 +120,16 @@ public protocol HapticReadableFormat: HapticFormat {
     /// - Returns: every finding, in file order; no error means the file is valid.
     func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
 
+    /// How a file is read as it plays, completing "a .<fileExtension> …" in the help of
+    /// `compare` and `preview` (e.g. "through the square-root law between amplitude and felt
+    /// intensity"). One clause, no final period.
+    static var readingSummary: String { get }
+
+    /// What `validate` checks a file against, completing ".<fileExtension> files against …" in
+    /// its help (errors and warnings in brief, with where the rules are written). One clause,
+    /// no final period.
+    static var rulesSummary: String { get }
+
     /// Whether the files hold metadata that can say who made them (`ImportedHaptics.metadata`):
     /// true unless a format says otherwise (a rendered WAV holds samples only). A file at an
     /// output's name in a format without it is replaced as a file nothing tells the maker of.

@@ -7,11 +7,13 @@ import Darwin
 #endif
 
 /// A mutual-exclusion lock on a pthread mutex: what `NSLock` gave, without Foundation
-/// (`Synchronization.Mutex` needs macOS 15; the package supports macOS 13).
-package final class Lock: @unchecked Sendable {
+/// (`Synchronization.Mutex` needs macOS 15; the package supports macOS 13). Public for the
+/// `Tune/` package's server; not reentrant.
+public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    package init() {
+    /// An unlocked lock.
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -22,10 +24,16 @@ package final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
+    /// Waits until the lock is free and takes it; the same thread must not hold it already.
+    public func lock() { pthread_mutex_lock(mutex) }
+    /// Frees the lock, which the calling thread must hold.
+    public func unlock() { pthread_mutex_unlock(mutex) }
 
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` holding the lock.
+    /// - Parameter body: what to run; it must not take this lock again.
+    /// - Returns: what `body` returned.
+    /// - Throws: what `body` threw (the lock is freed first).
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
@@ -69,7 +77,10 @@ package func startThread(stackSize: Int? = nil, _ body: @escaping () -> Void) {
 /// Runs `body` on `count` new threads at once and returns when every one has returned. Each
 /// gets the main thread's usual 8 MiB of stack, not the 512 KiB secondary threads get on
 /// macOS: decoders parse untrusted headers and the analysis runs on these threads.
-package func runOnThreads(_ count: Int, _ body: @escaping () -> Void) {
+/// - Parameters:
+///   - count: how many threads.
+///   - body: what each thread runs.
+public func runOnThreads(_ count: Int, _ body: @escaping () -> Void) {
     let group = DispatchGroup()
     for _ in 0..<count {
         group.enter()

@@ -27,6 +27,8 @@ public struct HapticFileFormat: HapticReadableFormat {
     public static let id = "haptic"
     public static let fileExtension = "haptic"
     public static let summary = "Meta/Lofelt .haptic (v1 JSON) for the Meta Haptics SDK and Nice Vibrations (iOS, Android, consoles, Quest)."
+    public static let readingSummary = "through the square-root law between amplitude and felt intensity"
+    public static let rulesSummary = "Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses)"
     public static let parameters: [ParameterDescriptor] = []
 
     /// How long (s) before and after a transient the body returns when its breakpoint had to be

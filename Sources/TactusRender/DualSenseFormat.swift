@@ -19,6 +19,8 @@ public struct DualSenseFormat: BinaryHapticFormat, HapticReadableFormat {
     public static let id = "dualsense"
     public static let fileExtension = "dualsense.wav"
     public static let summary = "Sony DualSense over USB: 4-channel 48 kHz WAV, the sound on channels 1-2 and the two actuators' drive signal on 3-4."
+    public static let readingSummary = RenderedDriveFile.readingSummary + " from channel 3"
+    public static let rulesSummary = RenderedDriveFile.rulesSummary(layout: "4 channels at 48 kHz", twin: true)
     public static let soundGain = ParameterDescriptor.number("soundGain", 0...1, default: 1,
                 help: "Gain of the sound on channels 1-2 (0: haptics only).")
     public static let parameters = ActuatorDrive.parameters + [soundGain]

@@ -15,6 +15,8 @@ public struct PCMFormat: BinaryHapticFormat, HapticReadableFormat {
     public static let id = "pcm"
     public static let fileExtension = "pcm.wav"
     public static let summary = "The actuator's drive signal as a mono 16-bit WAV (voice coils, LRAs, engines that play haptics as audio), for a voice-coil or LRA profile."
+    public static let readingSummary = RenderedDriveFile.readingSummary
+    public static let rulesSummary = RenderedDriveFile.rulesSummary(layout: "mono at 4…192 kHz")
     public static let sampleRate = ParameterDescriptor.integer("sampleRate", 4_000...192_000, default: 48_000, unit: "Hz",
                 help: "Sample rate of the WAV; above twice the band's highest frequency.")
     public static let parameters = [sampleRate] + ActuatorDrive.parameters

@@ -6,7 +6,7 @@ import TactusPlatform
 /// known before the first sample). Read back by `PCMWAVReader`. The one 16-bit WAV writer
 /// of Foundation only: the rendered formats and `tactus tune`'s page audio (`file(_:sampleRate:)`);
 /// paired audio in the source's own encoding goes through libsndfile (`TactusAudio.WAVWriter`).
-package struct PCMWAVWriter {
+public struct PCMWAVWriter {
     let sampleRate: Int, channels: Int, frames: Int
 
     /// Largest data chunk a plain WAV's 32-bit sizes hold.
@@ -46,7 +46,7 @@ package struct PCMWAVWriter {
     ///   - sampleRate: samples per second.
     /// - Returns: the file's bytes, header first.
     /// - Throws: `FormatWriteError` when the samples would not fit a WAV's 32-bit sizes.
-    package static func file(_ samples: [Float], sampleRate: Int) throws -> [UInt8] {
+    public static func file(_ samples: [Float], sampleRate: Int) throws -> [UInt8] {
         var bytes = try PCMWAVWriter(sampleRate: sampleRate, channels: 1, frames: samples.count).header
         var scratch: [UInt8] = []
         samples.withUnsafeBufferPointer { emit($0, into: &scratch) { bytes += $0 } }

@@ -35,6 +35,19 @@ struct RenderedDriveFile {
     /// Length of the analysis frames of the band check (Hann-windowed, half overlapping).
     static let bandFrame = 1024
 
+    /// How a rendered file is read as it plays (`HapticReadableFormat.readingSummary`).
+    static let readingSummary = "as its drive signal demodulated (envelope through the renderer's amplitude law, carrier frequency through its band, pulses over the body; approximate: README, \"Rendered drive signals\")"
+
+    /// A rendered format's rules (`HapticReadableFormat.rulesSummary`), for a layout in words.
+    /// - Parameters:
+    ///   - layout: the channels and rates the format is written with, e.g. "mono at 4…192 kHz".
+    ///   - twin: whether the format has a second actuator channel that must equal the first.
+    /// - Returns: one clause naming the errors and warnings above.
+    static func rulesSummary(layout: String, twin: Bool = false) -> String {
+        "the rendered drive signal's rules (errors: not 16-bit PCM, not \(layout), a rate too low for the band; warnings: samples beyond or clipped at full scale, DC, energy above the actuator's band over \(Int(bandLimitDb)) dB"
+            + (twin ? ", actuator channels that differ" : "") + "; README, \"Rendered drive signals\")"
+    }
+
     /// What the file plays, or the first error `inspect` finds.
     /// - Throws: `FormatReadError` with that error's place and message.
     static func imported(_ data: Data, drive: ActuatorDrive, layout: Layout) throws -> ImportedHaptics {

@@ -24,6 +24,8 @@ public struct RumbleFormat: HapticReadableFormat {
     public static let id = "rumble"
     public static let fileExtension = "rumble.json"
     public static let summary = "Gamepad rumble: low/high-frequency motor speeds (and optional trigger motors) at a fixed step in JSON, for SDL, XInput and Steam Input."
+    public static let readingSummary = "as its steps (intensity the faster motor's speed) with its listed transients"
+    public static let rulesSummary = "the rumble timeline's rules (Integrations/Rumble/FORMAT.md)"
     public static let stepMs = ParameterDescriptor.integer("stepMs", 1...100, default: 4, unit: "ms",
                 help: "Time step of the timeline (a pulse starts within half a step of its transient).")
     public static let transientMs = ParameterDescriptor.integer("transientMs", 1...500, default: 40, unit: "ms",

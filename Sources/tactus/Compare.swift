@@ -7,9 +7,9 @@ import TactusPlatform
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare what two haptic files play (AHAP, .haptic, rumble, rendered WAVs), e.g. a translation with its original.",
+        abstract: "Compare what two haptic files play (" + HapticFormats.endings(of: HapticFormats.readable) + "), e.g. a translation with its original.",
         discussion: """
-        Both files are read as they play: an AHAP through the pattern evaluator (event intensity times its controls), a .haptic through the square-root law between amplitude and felt intensity, a rumble timeline as its steps (intensity the faster motor's speed) with its listed transients, a .pcm.wav or .dualsense.wav as its drive signal demodulated (envelope through the renderer's amplitude law, carrier frequency through its band, pulses over the body; approximate: README, \"Rendered drive signals\"). Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond (coarser beyond about 2.8 hours) where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled).
+        Both files are read as they play: \(HapticFormats.readable.map { "a .\($0.fileExtension) \($0.readingSummary)" }.joined(separator: ", ")). Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond (coarser beyond about 2.8 hours) where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled).
         Exits 1 when a transient is lost or added, or an error exceeds its limit.
 
         Examples:

@@ -7,12 +7,12 @@ import TactusFiles
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert audio files into harmonized haptics (AHAP, .haptic, Android), or translate haptic files between formats.",
+        abstract: "Convert audio files into harmonized haptics (" + HapticFormats.all.map { $0.id }.joined(separator: ", ") + "), or translate haptic files between formats.",
         discussion: """
         For each input, writes one file per --format (default: the preset's output.formats, else <stem>.ahap) and the audio the haptics play with:
         a WAV, AIFF or CAF source is copied unchanged; any other format (FLAC, OGG, Opus, MP3, …) is decoded into <stem>.wav with the same rate, channels and frames, so the sound on the device is exactly the sound that was analysed. Without -o, outputs go beside each input; inputs are never modified or replaced. Inputs that share a name in one output folder (hit.wav, hit.ogg) keep their whole file name as the stem: hit.wav.ahap, hit.ogg.ahap + hit.ogg.wav.
 
-        An input that is already a haptic file (.ahap from any tool, .haptic from Meta Haptics Studio or Lofelt Studio, a Tactus .android.json, read from its waveform) is translated: what it plays is written in every --format, with its paired sound referenced or copied beside the outputs; anything the target format cannot hold, or a file that plays nothing, is reported as `<input>: warning: …`.
+        An input that is already a haptic file from any tool (\(HapticFormats.endings(of: HapticFormats.readable)), read as it plays, as compare reads it) is translated: what it plays is written in every --format, with its paired sound referenced or copied beside the outputs; anything the target format cannot hold, or a file that plays nothing, is reported as `<input>: warning: …`.
 
         Examples:
           tactus convert boom.wav -o out/

@@ -18,11 +18,8 @@ struct Preview: ParsableCommand {
           <stem>.svg               waveform, intensity, sharpness, transients, preset
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
-        <stem>.ahap and paired audio are written too. A haptic file (from any tool) is read by its
-        format into what it plays, with no translation in between: .ahap (its AudioCustom sound
-        is found relative to it), .haptic (Meta, Lofelt), .android.json, .rumble.json, and
-        .pcm.wav/.dualsense.wav (the drive signal demodulated into intensity, sharpness and
-        pulses; its sound is that track's sonification, like every format's).
+        <stem>.ahap and paired audio are written too.
+        A haptic file (from any tool) is read by its format into what it plays, with no translation in between: \(HapticFormats.readable.map { "a .\($0.fileExtension) \($0.readingSummary)" }.joined(separator: ", ")). A file without its own sound is heard as its track's sonification, like every format's.
         With a sound, the page lists the harmony check's findings (as validate --audio prints
         them) beside the validator's. Inputs are never modified.
 

@@ -49,7 +49,7 @@ struct InputFiles {
 
 /// The options of a command that converts each input on its own (`convert`, `preview`).
 struct PerFileOptions: ParsableArguments {
-    @Argument(help: "Audio files, or haptic files (.ahap, .haptic, .android.json, .rumble.json) from any tool.")
+    @Argument(help: ArgumentHelp("Audio files, or haptic files (" + HapticFormats.endings(of: HapticFormats.readable) + ") from any tool."))
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (created if missing); default: beside each input.",
@@ -76,7 +76,7 @@ struct FormatOptions: ParsableArguments {
         "Haptic formats to write, repeatable or comma-separated: "
             + HapticFormats.all.map { "\($0.id) (.\($0.fileExtension))" }.joined(separator: ", ")
             + ". Default: the preset's output.formats (ahap in every shipped preset).",
-        valueName: "id"))
+        valueName: "id"), completion: .list(HapticFormats.all.map { $0.id }))
     var format: [String] = []
 
     /// The formats named with --format, nil when none was; an unknown id is a usage error (exit 64).

@@ -46,7 +46,7 @@ struct Tune: ParsableCommand {
         if let failure {
             return "\(failure.path): cannot run it (\(String(cString: strerror(failure.errno))))"
         }
-        return "\(executableName) is not installed (build it with `swift build --product \(executableName)`, or `make install` installs it beside tactus)"
+        return "\(executableName) is not installed (`make build` builds it beside tactus from the Tune package, `make install` installs it)"
     }
 
     /// The folder this executable was started from, with every symbolic link resolved.

@@ -9,10 +9,10 @@ import TactusPlatform
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check haptic files (AHAP, .haptic, Android, rumble, rendered WAVs) against their players' rules.",
+        abstract: "Check haptic files (" + HapticFormats.endings(of: HapticFormats.readable) + ") against their players' rules.",
         discussion: """
         Reports one line per problem with its location. Errors break playback or play something other than what was meant (Core Haptics clamps bad values and ignores unknown keys silently); warnings are suspicious but legal.
-        The format follows the file's extension: .haptic files are checked against Meta's and Lofelt's readers (errors: what Meta's reader refuses in the legacy mode Haptics Studio uses; warnings: what only its Strict mode refuses); .android.json files against their specification (Integrations/Android/FORMAT.md) and the Android APIs they feed; .rumble.json files against the rumble timeline's rules (Integrations/Rumble/FORMAT.md); .pcm.wav and .dualsense.wav files against the rendered drive signal's rules (errors: not 16-bit PCM, not mono or not 4 channels at 48 kHz, a rate too low for the band; warnings: samples beyond or clipped at full scale, DC, energy above the actuator's band over -30 dB, actuator channels that differ; README, "Rendered drive signals"); any other file as AHAP.
+        The format follows the file's extension: \(HapticFormats.readable.map { ".\($0.fileExtension) files against \($0.rulesSummary)" }.joined(separator: "; ")); any other file as AHAP.
         With --audio, the harmony check (the same as convert --check-harmony and the previews) prints its findings as warnings.
 
         Examples:
@@ -24,7 +24,7 @@ struct Validate: ParsableCommand {
           tactus validate out/boom.pcm.wav out/boom.dualsense.wav
         """)
 
-    @Argument(help: "Haptic files to check (.ahap, .haptic, .android.json, .rumble.json, .pcm.wav, .dualsense.wav).")
+    @Argument(help: ArgumentHelp("Haptic files to check (" + HapticFormats.endings(of: HapticFormats.readable) + ")."))
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Print only problems, not the per-file summary.")

@@ -28,19 +28,6 @@ final class DeterminismTests: XCTestCase {
                     Signals.noise(seconds: seconds, sampleRate: sampleRate, amplitude: 0.05, seed: seed + 100))
     }
 
-    /// Every file below `root` by relative path, with its bytes.
-    private func files(below root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for case let path as String in FileManager.default.enumerator(atPath: root.path)?.allObjects ?? [] {
-            let url = root.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: url)
-            }
-        }
-        return files
-    }
-
     private func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let outcome = try CLIRunner.run(arguments, in: folder)
         XCTAssertEqual(outcome.status, 0, "\(outcome)", file: file, line: line)
@@ -56,7 +43,7 @@ final class DeterminismTests: XCTestCase {
             for out in [first, second] {
                 try run(["convert", wav.path, flac.path, "-o", out.path, "--preset", preset, "--quiet"])
             }
-            let a = try files(below: first), b = try files(below: second)
+            let a = try FileTree.contents(below: first), b = try FileTree.contents(below: second)
             XCTAssertEqual(a.keys.sorted(), ["copied.ahap", "copied.wav", "decoded.ahap", "decoded.wav"])
             XCTAssertEqual(a, b, "\(preset): a second run wrote different bytes")
         }
@@ -76,7 +63,7 @@ final class DeterminismTests: XCTestCase {
         for jobs in [1, 2, 4] {
             let out = folder.appendingPathComponent("out-\(jobs)")
             try run(["batch", inputs.path, "-o", out.path, "--jobs", "\(jobs)", "--quiet"])
-            outputs[jobs] = try files(below: out)
+            outputs[jobs] = try FileTree.contents(below: out)
         }
         XCTAssertEqual(outputs[1]?.count, formats.count * 2 + 1, "an AHAP and its audio per sound, and the manifest")
         XCTAssertEqual(outputs[1], outputs[2])

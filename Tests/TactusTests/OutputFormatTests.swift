@@ -41,7 +41,9 @@ final class OutputFormatTests: XCTestCase {
         let formats = try HapticFormats.select(["transient-list,ahap", "ahap"])
         XCTAssertEqual(formats.map { type(of: $0).id }, ["transient-list", "ahap"])
         XCTAssertThrowsError(try HapticFormats.select(["ahapp"])) {
-            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of ahap, haptic, android, pcm, dualsense, rumble, transient-list; did you mean \"ahap\"?)")
+            // Every format, in the registry's order: the built-in list, then the registered one.
+            XCTAssertEqual("\($0)", "unknown format \"ahapp\" (one of "
+                           + (HapticFormats.builtIn.map { $0.id } + ["transient-list"]).joined(separator: ", ") + "; did you mean \"ahap\"?)")
         }
         XCTAssertThrowsError(try HapticFormats.select([]))
     }

@@ -8,7 +8,7 @@ if ! command -v node >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null
 fi
-for script in Sources/TactusTune/Page/Assets/*.js; do
+for script in Tune/Sources/TactusTune/Page/Assets/*.js; do
     node --check "$script"
 done
 exec node scripts/check-tune/page_tests.js

@@ -1,10 +1,10 @@
-// Unit tests of the page's pure functions (Sources/TactusTune/Page/Assets/tune-values.js),
+// Unit tests of the page's pure functions (Tune/Sources/TactusTune/Page/Assets/tune-values.js),
 // run by node: `node scripts/check-tune/page_tests.js` (TunePageAssetsTests runs it when node is
 // on PATH; node is a check-time tool only, never part of the product). Exits 1 on a failure.
 "use strict";
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const { fmt, parseTyped, changedKeys } = require(path.join(__dirname, "../../Sources/TactusTune/Page/Assets/tune-values.js"));
+const { fmt, parseTyped, changedKeys } = require(path.join(__dirname, "../../Tune/Sources/TactusTune/Page/Assets/tune-values.js"));
 
 const gamma = { kind: "number", min: 0.2, max: 4, unit: "" };
 const lowHz = { kind: "number", min: 20, max: 5000, unit: "Hz" };

@@ -5,14 +5,15 @@ import TactusRender
 
 /// libFuzzer entry point: arbitrary bytes through everything that reads a rendered drive
 /// signal (`PCMFormat` and `DualSenseFormat`: `read` and `validate`, `RenderedDriveFile` and
-/// `DriveDemodulator`).
+/// `DriveDemodulator`; `AndroidOggFormat`: `AndroidOggFile`, the Ogg page and header parsers
+/// and libsndfile's in-memory decoder).
 ///
 /// Beyond "never crash", it checks that each reader and its validator agree (no error ⇔ it
 /// reads) and that what reads is a track of finite values (0…1, times within the file).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRendered(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
-    for format in [PCMFormat() as any HapticReadableFormat, DualSenseFormat()] {
+    for format in [PCMFormat() as any HapticReadableFormat, DualSenseFormat(), AndroidOggFormat()] {
         let errors = format.validate(data, baseDirectory: nil).filter { $0.severity == .error }
         guard let imported = try? format.read(data) else {
             precondition(!errors.isEmpty, "the validator passed a file the reader rejects")

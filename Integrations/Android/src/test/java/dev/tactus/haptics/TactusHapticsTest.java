@@ -6,6 +6,11 @@ import dev.tactus.haptics.TactusHaptics.Form;
 import dev.tactus.haptics.TactusHaptics.InvalidFileException;
 import dev.tactus.haptics.TactusHaptics.PrimitiveType;
 
+import android.media.AudioAttributes;
+import android.media.MediaPlayer;
+import android.os.Vibrator;
+import dev.tactus.haptics.TactusAudioCoupled.Route;
+
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
@@ -44,8 +49,75 @@ final class TactusHapticsTest {
         test.envelopeLimits();
         test.compositionDelays();
         test.primitiveTypes();
+        test.audioCoupledRouting();
+        test.oggFiles(new File(args[0]));
         System.out.println(test.passed + " passed, " + test.failed + " failed");
         System.exit(test.failed == 0 ? 0 : 1);
+    }
+
+    // MARK: - Audio-coupled haptics (TactusAudioCoupled)
+
+    /** A MediaPlayer that records what it is asked, in order. */
+    private static final class RecordingPlayer extends MediaPlayer {
+        final StringBuilder calls = new StringBuilder();
+        AudioAttributes attributes;
+
+        @Override public void setAudioAttributes(AudioAttributes attributes) {
+            this.attributes = attributes;
+            calls.append("attributes ");
+        }
+        @Override public void setDataSource(String path) { calls.append("source:").append(path).append(' '); }
+        @Override public void prepare() { calls.append("prepare "); }
+        @Override public void start() { calls.append("start"); }
+    }
+
+    /** A vibrator with amplitude control that records nothing (the stubbed SDK level is 0). */
+    private static final class QuietVibrator extends Vibrator {
+        @Override public boolean hasVibrator() { return true; }
+        @Override public boolean hasAmplitudeControl() { return true; }
+    }
+
+    /** Where haptic channels play, the file plays with them unmuted and the vibrator is left
+     * alone; elsewhere they stay muted (the SDK's default) and the JSON forms take over. */
+    private void audioCoupledRouting() {
+        check("haptic channel route", () -> {
+            RecordingPlayer player = new RecordingPlayer();
+            Route route = TactusAudioCoupled.play(player, "boom.android.ogg", TactusHaptics.load(BASE), new QuietVibrator(), true);
+            expect(route == Route.HAPTIC_CHANNEL, "route " + route);
+            expect(!player.attributes.areHapticChannelsMuted(), "haptic channels left muted");
+            expect(player.attributes.getUsage() == AudioAttributes.USAGE_MEDIA, "usage " + player.attributes.getUsage());
+            expect(player.calls.toString().equals("attributes source:boom.android.ogg prepare start"), player.calls.toString());
+        });
+        check("vibrator fallback route", () -> {
+            RecordingPlayer player = new RecordingPlayer();
+            Route route = TactusAudioCoupled.play(player, "boom.android.ogg", TactusHaptics.load(BASE), new QuietVibrator(), false);
+            expect(route == Route.VIBRATOR_FALLBACK, "route " + route);
+            expect(player.attributes.areHapticChannelsMuted(), "haptic channels unmuted on a device without them");
+            expect(player.calls.toString().endsWith("start"), player.calls.toString());
+        });
+    }
+
+    /** The tool's .android.ogg files declare their haptic channel where Android reads it: an
+     * {@code ANDROID_HAPTIC=1} Vorbis comment in the stream's first pages. */
+    private void oggFiles(File folder) {
+        File[] files = folder.listFiles((dir, name) -> name.endsWith(".android.ogg"));
+        check("tool .android.ogg files found", () -> expect(files != null && files.length > 0, "no .android.ogg in " + folder));
+        if (files == null) {
+            return;
+        }
+        byte[] tag = "ANDROID_HAPTIC=1".getBytes(StandardCharsets.US_ASCII);
+        for (File file : files) {
+            check("haptic comment in " + file.getName(), () -> {
+                byte[] bytes = Files.readAllBytes(file.toPath());
+                expect(bytes.length > 4 && bytes[0] == 'O' && bytes[1] == 'g' && bytes[2] == 'g' && bytes[3] == 'S', "not Ogg");
+                int limit = Math.min(bytes.length, 1 << 16) - tag.length;
+                boolean found = false;
+                for (int i = 0; i <= limit && !found; i++) {
+                    found = Arrays.equals(Arrays.copyOfRange(bytes, i, i + tag.length), tag);
+                }
+                expect(found, "no ANDROID_HAPTIC=1 in its first 64 KB");
+            });
+        }
     }
 
     // MARK: - Fixtures

@@ -9,9 +9,11 @@ import XCTest
 /// parses and its pure functions pass their tests (under node, when it is installed), and the
 /// "Feel" knobs are a handful of real parameters, the `feel` ones among them.
 final class TunePageAssetsTests: XCTestCase {
-    static let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/TactusTune/Page/Assets")
-    static let repository = assets.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The Tune/ package's folder (this file is Tune/Tests/TactusTuneTests/…).
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let assets = package.appendingPathComponent("Sources/TactusTune/Page/Assets")
+    static let repository = package.deletingLastPathComponent()
 
     func testTheCompiledInPageIsTheAssetFiles() throws {
         for (file, compiled) in [("tune.html", TunePageAssets.html), ("tune.css", TunePageAssets.style),

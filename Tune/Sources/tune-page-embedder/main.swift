@@ -37,7 +37,7 @@ guard arguments.count >= 3, arguments.count % 2 == 1 else {
 var lines = [
     "// Generated at build time by tune-page-embedder (TunePagePlugin) from Page/Assets.",
     "",
-    "/// The page's files (`Sources/TactusTune/Page/Assets`), compiled in; each constant is its",
+    "/// The page's files (`Tune/Sources/TactusTune/Page/Assets`), compiled in; each constant is its",
     "/// file's text without the final newline. In `html`, `{{token}}` stands where the run's token goes.",
     "enum TunePageAssets {",
 ]
