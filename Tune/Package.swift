@@ -8,6 +8,12 @@ import PackageDescription
 // Build it into the main package's build folder (`swift build --package-path Tune --scratch-path
 // .build`, as `make build` does): `tactus tune` runs the `tactus-tune` beside `tactus`, and the
 // Tactus modules compiled for one serve the other.
+
+/// The main package's library products of these names.
+func tactus(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "Tactus") }
+}
+
 let package = Package(
     name: "TactusTune",
     platforms: [.macOS(.v13)],
@@ -27,39 +33,19 @@ let package = Package(
     ],
     targets: [
         // The sounds with cached analyses, the page (compiled in) and its local server.
-        .target(name: "TactusTune", dependencies: [
-            .product(name: "Tactus", package: "Tactus"),
-            .product(name: "TactusPlatform", package: "Tactus"),
-            .product(name: "TactusCore", package: "Tactus"),
-            .product(name: "TactusFiles", package: "Tactus"),
-            .product(name: "TactusAudio", package: "Tactus"),
-            .product(name: "TactusAnalysis", package: "Tactus"),
-            .product(name: "TactusMapping", package: "Tactus"),
-            .product(name: "TactusPresets", package: "Tactus"),
-            .product(name: "TactusPreview", package: "Tactus"),
-            .product(name: "TactusRender", package: "Tactus"),
+        .target(name: "TactusTune", dependencies: tactus(
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio", "TactusAnalysis", "TactusMapping",
+            "TactusPresets", "TactusPreview", "TactusRender") + [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "tactus-tune", dependencies: [
-            "TactusTune",
-            .product(name: "TactusCommandLine", package: "Tactus"),
-            .product(name: "TactusPlatform", package: "Tactus"),
-            .product(name: "TactusCore", package: "Tactus"),
-            .product(name: "TactusPresets", package: "Tactus"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .testTarget(name: "TactusTuneTests", dependencies: [
-            "TactusTune",
-            .product(name: "TactusCore", package: "Tactus"),
-            .product(name: "TactusFiles", package: "Tactus"),
-            .product(name: "TactusMapping", package: "Tactus"),
-            .product(name: "Tactus", package: "Tactus"),
-            .product(name: "TactusPresets", package: "Tactus"),
-            .product(name: "TactusTestSupport", package: "Tactus"),
-        ]),
+        .executableTarget(name: "tactus-tune", dependencies: ["TactusTune"]
+            + tactus("TactusCommandLine", "TactusPlatform", "TactusCore", "TactusPresets")
+            + [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "TactusTuneTests", dependencies: ["TactusTune"]
+            + tactus("TactusCore", "TactusFiles", "TactusMapping", "Tactus", "TactusPresets", "TactusTestSupport")),
     ],
     swiftLanguageModes: [.v5]
 )
