@@ -1,5 +1,5 @@
 import TactusCore
-import TactusSpectrum
+import TactusFFT
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -158,7 +158,7 @@ public struct FrameGeometry: Equatable, Sendable {
 public final class STFT {
     /// The frames' window, hop and FFT size.
     public let geometry: FrameGeometry
-    private let fft: RealFFT
+    private let fft: any RealTransform
     private let window: [Float]
     private let frame: SpectralFrame
     // Unchecked as `SpectralFrame`'s per-frame state is (see there).
@@ -167,10 +167,12 @@ public final class STFT {
     @exclusivity(unchecked) private var nextIndex = 0
     @exclusivity(unchecked) private var samplesSeen = 0
 
-    /// - Parameter geometry: the frames to make.
-    public init(geometry: FrameGeometry) {
+    /// - Parameters:
+    ///   - geometry: the frames to make.
+    ///   - transform: the FFT that computes each frame's spectrum (`RealTransform`).
+    public init(geometry: FrameGeometry, transform: any RealTransform.Type) {
         self.geometry = geometry
-        fft = RealFFT(size: geometry.fftSize)
+        fft = transform.init(size: geometry.fftSize)
         let n = geometry.windowLength
         window = Self.window(length: n)
         frame = SpectralFrame(windowLength: n, binCount: fft.binCount, sampleRate: geometry.sampleRate,
