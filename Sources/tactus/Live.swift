@@ -18,7 +18,7 @@ struct Live: ParsableCommand {
         commandName: "live",
         abstract: "Feed audio through the live library (TactusLive) and print its haptic events as they become known, one JSON object per line.",
         discussion: """
-        Reads FILE (any format `convert` reads), or with `-` raw audio on standard input: 32-bit float samples, little-endian, channels interleaved, at --rate Hz with --channels channels (no header). The audio is pushed in blocks of --block frames, as fast as it goes, or with --realtime paced at the audio's own rate (a block is pushed when the clock reaches it), and each event is printed when its block has been pushed:
+        Reads FILE (any format `convert` reads), or with `-` raw audio on standard input: 32-bit float samples, little-endian, channels interleaved, at --rate Hz with --channels channels (no header). The audio is pushed in blocks of --block frames, as fast as it goes, or with --realtime paced at the audio's own rate (a block is pushed when the clock reaches its end, as a live source delivers it), and each event is printed when its block has been pushed:
 
           {"kind":"transient","time":0.512345,"intensity":0.8123,
            "sharpness":0.4410,"emittedAt":0.582993}          (one line each)
@@ -103,7 +103,7 @@ struct Live: ParsableCommand {
                 throw ExitCode(1)
             }
             guard frames > 0 else { break }
-            if realtime { clock.wait(until: Double(pushed) / source.rate) }
+            if realtime { clock.wait(until: Double(pushed + frames) / source.rate) }
             buffer.withUnsafeBufferPointer {
                 live.push(interleaved: UnsafeBufferPointer(rebasing: $0[0..<(frames * source.channels)]), Self.print)
             }
@@ -195,18 +195,13 @@ private func readStandardInput(_ buffer: UnsafeMutableRawPointer, _ count: Int) 
     read(0, buffer, count)
 }
 
-/// Paces `--realtime`: the monotonic clock from the first block.
+/// Paces `--realtime`: the monotonic clock from the start of the stream.
 private final class RealtimeClock {
-    private var start: Double?
+    private let start = RealtimeClock.now()
 
-    /// Sleeps until `seconds` after the first call.
+    /// Sleeps until `seconds` after the clock was made.
     func wait(until seconds: Double) {
-        let now = Self.now()
-        guard let start else {
-            start = now
-            return
-        }
-        let remaining = start + seconds - now
+        let remaining = start + seconds - Self.now()
         if remaining > 0 { usleep(useconds_t(remaining * 1_000_000)) }
     }
 
