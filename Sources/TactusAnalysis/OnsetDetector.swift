@@ -67,6 +67,8 @@ public final class OnsetDetector: FrameAnalyzer {
                       median: picker.medianWindow(),
                       scratch: Array(repeating: 0, count: locator.reach),
                       live: live ? LiveRelease(picker: picker) : nil)
+        // Live, the arrays never grow past twice what is kept: room for that now, not on the audio thread.
+        if let keep = state.live?.keep { reserveCapacity(frames: 2 * keep) }
     }
 
     /// Feeds the raw mono samples (at most `maxChunk` at a time); call before pushing the

@@ -178,7 +178,9 @@ public final class STFT {
         frame = SpectralFrame(windowLength: n, binCount: fft.binCount, sampleRate: geometry.sampleRate,
                               fftSize: geometry.fftSize)
         pending = Array(repeating: 0, count: n / 2)
-        pending.reserveCapacity(n * 4)
+        // The most it holds between compactions (`compact`) with pushes of up to a chunk: a
+        // live stream's pushes then never regrow it.
+        pending.reserveCapacity(9 * n + geometry.hop + OnsetDetector.maxChunk)
     }
 
     /// The frames' window: periodic Hann, scaled to sum to 2 so that magnitudes are

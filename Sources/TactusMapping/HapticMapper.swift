@@ -102,7 +102,10 @@ public struct HapticMapper {
         let transients = settings.transients
         let scale = transients.level
         let low = transients.minIntensity, high = transients.maxIntensity
-        let level = Double(frames.lazy.map(relativeLevel).max() ?? -120)
+        // A loop, not `map`: a live stream maps transients on its audio thread, without allocating.
+        var loudest: Float = -.infinity
+        for k in frames { loudest = max(loudest, relativeLevel(k)) }
+        let level = Double(loudest)
         var weighted = 0.0, total = 0.0
         for k in frames {
             let w = pow(10, Double(relativeLevel(k)) / 10)
