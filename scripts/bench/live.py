@@ -158,11 +158,11 @@ def main() -> None:
           f"p95 {percentile(ms, 0.95):.1f}  max {max(ms, default=float('nan')):.1f}")
     if args.live_only:
         print(f"F@25 vs annotation: live {score(live_truth):.3f}")
-        return
-    print(f"transients live vs convert F@10ms: {score(agreement):.3f}  (tp {agreement[0]} fp {agreement[1]} fn {agreement[2]})")
-    print(f"body intensity r vs convert: pooled {pearson(pooled_live, pooled_offline):.3f}  "
-          f"median per file {percentile(per_file_r, 0.5):.3f}  ({len(per_file_r)} files)")
-    print(f"F@25 vs annotation: live {score(live_truth):.3f}  convert {score(offline_truth):.3f}")
+    else:
+        print(f"transients live vs convert F@10ms: {score(agreement):.3f}  (tp {agreement[0]} fp {agreement[1]} fn {agreement[2]})")
+        print(f"body intensity r vs convert: pooled {pearson(pooled_live, pooled_offline):.3f}  "
+              f"median per file {percentile(per_file_r, 0.5):.3f}  ({len(per_file_r)} files)")
+        print(f"F@25 vs annotation: live {score(live_truth):.3f}  convert {score(offline_truth):.3f}")
     if args.cpu:
         cpu, seconds = cpu_per_second(args.tactus, wavs, extra, args.block)
         print(f"CPU per 48 kHz stereo stream: {100 * cpu:.3f} % of one core ({1 / cpu:.0f}x real time) over {seconds:.0f} s")
