@@ -69,8 +69,8 @@ public final class LiveHaptics {
         hop = geometry.hop
         frameEnd = geometry.windowLength - geometry.windowLength / 2
         // A transient reads its attack window's frames: from its attack, which the locator
-        // places up to `searchBackMs` (≤ 200 ms) and half a window before its frame, which is
-        // itself the look-ahead behind the newest frame.
+        // places up to `searchBackMs` (at most 200 ms) and half a window (at most 100 ms)
+        // before its frame, itself the look-ahead behind the newest frame: 400 ms covers both.
         let reach = analysis.lookaheadFrames + Int((0.2 + 0.2 + geometry.hopSeconds) / geometry.hopSeconds) + 4
         mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach)
         mono = Array(repeating: 0, count: Self.chunk)
