@@ -17,7 +17,7 @@ BIN = $(SCRATCH)/$(CONFIG)
 # it: `make test` built them.
 TOOLS = $(if $(BUILT),,build)
 
-.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-tune-page check-formats eval realcorpus eval-real bench docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-tune-page check-formats eval realcorpus eval-real bench bench-live docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -132,8 +132,20 @@ bench: deps
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
+	$(MAKE) bench-live
 
-# The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, with the articles) as a
+# TactusLive's module graph (no system library, no package: scripts/check_live_graph.py), then
+# `tactus live` (TactusLive) on the held-out half of the real-sound corpus against `tactus
+# convert` and the annotations: latency, agreement, body, F@25, CPU per 48 kHz stereo stream
+# (scripts/bench/live.py; BENCHMARKS.md, "Live"); then, optimized, the allocations, locks and
+# I/O per pushed block (LiveAllocationTests, skipped in debug builds).
+bench-live: deps
+	scripts/check_live_graph.py
+	$(SWIFT) build -c release --static-swift-stdlib --product tactus
+	scripts/bench/live.py --tactus .build/release/tactus --cpu realcorpus/heldout
+	$(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path .build/release-tests --filter LiveAllocationTests
+
+# The library's documentation (DocC: Tactus, TactusCore, TactusAHAP, TactusLive, with the articles) as a
 # static site in docs-site/; warnings fail the build. TACTUS_DOCS=1 adds swift-docc-plugin to the
 # package (Package.swift), which apps that depend on Tactus then never resolve. First, every public declaration in Sources/
 # must have a doc comment with its Parameters/Returns/Throws (scripts/check_doc_comments.py,
@@ -141,7 +153,7 @@ bench: deps
 docs: deps
 	python3 scripts/check_doc_comments.py --strict --list
 	TACTUS_DOCS=1 $(SWIFT) package --allow-writing-to-directory docs-site generate-documentation \
-		--target Tactus --target TactusCore --target TactusAHAP --enable-experimental-combined-documentation \
+		--target Tactus --target TactusCore --target TactusAHAP --target TactusLive --enable-experimental-combined-documentation \
 		--output-path docs-site --transform-for-static-hosting --warnings-as-errors
 
 # Installation: `make install PREFIX=…` (default /usr/local; DESTDIR stages it elsewhere).

@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "TactusCommandLine", targets: ["TactusCommandLine"]),
         // The tests' fixtures (the Corpus, the CLI runner, signals), for the `Tune/` package's tests.
         .library(name: "TactusTestSupport", targets: ["TactusTestSupport"]),
+        // Live haptics inside an app: no system library, nothing GPL or LGPL.
+        .library(name: "TactusLive", targets: ["TactusLive"]),
         .executable(name: "tactus", targets: ["tactus"]),
         // Build-tool plugin: an AHAP and its audio for every sound of a target, at build time.
         .plugin(name: "TactusPlugin", targets: ["TactusPlugin"]),
@@ -58,22 +60,28 @@ let package = Package(
         // Foundation-only: Android's VibrationEffect forms in one JSON file.
         .target(name: "TactusAndroid", dependencies: ["TactusPlatform", "TactusCore"], exclude: ["LICENSE"]),
         // Formats rendered on a time grid: actuator drive signals (pcm, dualsense) and gamepad
-        // rumble; a rendered file's band check takes its spectrum from TactusSpectrum (FFTW), and
-        // Android's haptic Ogg is encoded and decoded in memory by libsndfile.
-        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusSpectrum", "CSndFile"], exclude: ["LICENSE"]),
+        // rumble; a rendered file's band check takes its spectrum from TactusFFT (pure Swift), and
+        // Android's haptic Ogg is encoded and decoded by the `OggVorbisCodec` its caller installs.
+        .target(name: "TactusRender", dependencies: ["TactusPlatform", "TactusCore", "TactusFFT"], exclude: ["LICENSE"]),
         // Decoding and writing audio through libsndfile.
         .target(name: "TactusAudio", dependencies: ["CSndFile", "TactusPlatform", "TactusCore", "TactusFiles"]),
-        // The one FFT (a real FFT on FFTW), for the analysis's STFT and the band check of rendered files.
-        .target(name: "TactusSpectrum", dependencies: ["CFFTW", "TactusCore"]),
+        // The FFT seam: the `RealTransform` protocol and its permissively licensed transforms
+        // (pure Swift; vDSP on Apple platforms). No dependency at all.
+        .target(name: "TactusFFT", exclude: ["LICENSE"]),
+        // FFTW's transform (GPL), which only the command line hands the analysis.
+        .target(name: "TactusSpectrum", dependencies: ["CFFTW", "TactusCore", "TactusFFT"]),
         // STFT, analyzers, peak picking; BS.1770 loudness (high-pass on the samples, shelf from the STFT).
-        .target(name: "TactusAnalysis", dependencies: ["TactusCore", "TactusSpectrum"]),
+        .target(name: "TactusAnalysis", dependencies: ["TactusCore", "TactusFFT"], exclude: ["LICENSE"]),
         // The mapping from features to a HapticTrack.
-        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"]),
+        .target(name: "TactusMapping", dependencies: ["TactusCore", "TactusAnalysis"], exclude: ["LICENSE"]),
         // Presets (files, library, resolution, schema, printer) and the built-in format list whose
         // parameters they tune: above the mapping and the writers.
-        .target(name: "TactusPresets", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"]),
+        .target(name: "TactusPresets", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAnalysis", "TactusMapping", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusRender"], exclude: ["LICENSE"]),
+        // Haptics from audio as it plays (`LiveHaptics`): the analysis and mapping run live,
+        // with the presets; on TactusFFT's transforms, so nothing links FFTW or libsndfile.
+        .target(name: "TactusLive", dependencies: ["TactusCore", "TactusFFT", "TactusAnalysis", "TactusMapping", "TactusPresets"], exclude: ["LICENSE"]),
         // Pipeline, registry, batch: the library users import.
-        .target(name: "Tactus", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets"]),
+        .target(name: "Tactus", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusHaptic", "TactusAndroid", "TactusAudio", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusSpectrum"]),
         // Previews without a device: sonification, SVG plot, HTML pages (drawing apart from evaluation).
         .target(name: "TactusPreview", dependencies: ["TactusPlatform", "TactusCore", "TactusFiles", "TactusAudio"]),
         // What `tactus` and `tactus-tune` share: one-line problem reports, the preset options, the version.
@@ -83,7 +91,7 @@ let package = Package(
         ]),
         // The CLI; `tactus tune` runs `tactus-tune`, so this does not link Hummingbird or SwiftNIO.
         .executableTarget(name: "tactus", dependencies: [
-            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusPresets", "TactusPreview", "TactusCommandLine",
+            "Tactus", "TactusPlatform", "TactusCore", "TactusFiles", "TactusAHAP", "TactusAudio", "TactusPresets", "TactusPreview", "TactusCommandLine", "TactusLive",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -98,17 +106,22 @@ let package = Package(
         // Tests only: runs a command and reports that process's own peak memory (CLIRunner's
         // `measuresPeakMemory`); built beside `tactus` by `swift build --build-tests`.
         .executableTarget(name: "tactus-peak-memory", path: "Tests/PeakMemory"),
+        // Tests only: counts the allocations, locks and reads or writes of the calling thread
+        // (its malloc, pthread_mutex_lock, read and write take the place of libc's in the
+        // test executable).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "TactusCoreTests", dependencies: ["TactusCore", "TactusTestSupport"]),
         .testTarget(name: "TactusFilesTests", dependencies: ["TactusFiles"]),
         .testTarget(name: "TactusAHAPTests", dependencies: ["TactusCore", "TactusAHAP", "TactusTestSupport"]),
         .testTarget(name: "TactusAndroidTests", dependencies: ["TactusCore", "TactusAndroid", "TactusTestSupport"]),
         .testTarget(name: "TactusHapticTests", dependencies: ["TactusCore", "TactusHaptic", "TactusTestSupport"]),
         .testTarget(name: "TactusAudioTests", dependencies: ["TactusCore", "TactusFiles", "TactusAudio", "TactusTestSupport"]),
-        .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusTestSupport"]),
+        .testTarget(name: "TactusAnalysisTests", dependencies: ["TactusCore", "TactusFFT", "TactusAnalysis", "TactusTestSupport"]),
         .testTarget(name: "TactusMappingTests", dependencies: ["TactusCore", "TactusMapping", "TactusTestSupport"]),
         .testTarget(name: "TactusPresetsTests", dependencies: ["TactusCore", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusTestSupport"]),
         .testTarget(name: "TactusTests", dependencies: ["Tactus", "TactusCore", "TactusFiles", "TactusAHAP", "TactusAnalysis", "TactusAudio", "TactusMapping", "TactusPresets", "TactusHaptic", "TactusAndroid", "TactusRender", "TactusTestSupport"], exclude: ["HelpSnapshots"]),
         .testTarget(name: "TactusPreviewTests", dependencies: ["TactusPreview", "TactusCore", "TactusFiles", "TactusAudio", "TactusMapping", "Tactus", "TactusAHAP", "TactusPresets", "TactusHaptic", "TactusTestSupport"]),
+        .testTarget(name: "TactusLiveTests", dependencies: ["TactusLive", "TactusFFT", "TactusSpectrum", "TactusAnalysis", "TactusMapping", "TactusPresets", "TactusCore", "TactusFiles", "Tactus", "TactusAudio", "TactusTestSupport", "AllocationCounter"]),
     ],
     swiftLanguageModes: [.v5]
 )

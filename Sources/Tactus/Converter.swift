@@ -5,6 +5,7 @@ import TactusCore
 import TactusFiles
 import TactusMapping
 import TactusPresets
+import TactusSpectrum
 import TactusPlatform
 #if canImport(Glibc)
 import Glibc
@@ -278,8 +279,9 @@ public struct Converter {
     /// that pair unchanged and hold 16-bit PCM are read as integers, which libsndfile only
     /// copies; the rest as floats, which the paired WAV writer takes.
     private func analyse(_ reader: AudioFileReader, copyingTo writer: WAVWriter?) throws -> AnalysisResult {
-        let session = AnalysisSession(sampleRate: reader.format.sampleRate,
-                                      configuration: preset.analysisConfiguration())
+        var configuration = preset.analysisConfiguration()
+        configuration.transform = FFTWRealFFT.self
+        let session = AnalysisSession(sampleRate: reader.format.sampleRate, configuration: configuration)
         session.expect(samples: Int(reader.format.frames))
         if writer == nil && reader.isSixteenBit {
             let blocks = MonoBlockReader<Int16>(reader, blockFrames: Self.blockFrames)

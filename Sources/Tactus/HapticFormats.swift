@@ -1,5 +1,6 @@
 import TactusAHAP
 import TactusAndroid
+import TactusAudio
 import TactusCore
 import TactusFiles
 import TactusPresets
@@ -10,8 +11,13 @@ import TactusPlatform
 /// readable ones whose files `convert` translates and `validate`/`preview` check — a static
 /// table of the built-in ones plus any a library user registers (no dynamic loading).
 public enum HapticFormats {
-    /// The built-in formats (`BuiltInFormats.all`: a new built-in format is one line there).
-    private static let registry = PartRegistry<any HapticFormat.Type>(builtIn: BuiltInFormats.all, id: { $0.id })
+    /// The built-in formats (`BuiltInFormats.all`: a new built-in format is one line there),
+    /// with libsndfile's Ogg Vorbis codec installed first for `android-ogg`, which reaches every
+    /// caller that selects or reads formats through this registry.
+    private static let registry: PartRegistry<any HapticFormat.Type> = {
+        OggVorbis.install(SndFileOggCodec.self)
+        return PartRegistry(builtIn: BuiltInFormats.all, id: { $0.id })
+    }()
 
     /// The formats Tactus ships (`BuiltInFormats.all`), in `--format` order.
     public static var builtIn: [any HapticFormat.Type] { registry.builtIn }

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusFFT
 
 /// Frame geometry settings, a part of its own so presets tune it like any other.
 public enum FrameSettings: TunablePart {
@@ -24,6 +25,10 @@ public struct AnalysisConfiguration {
     public var attack: ParameterSet
     /// The brightness band (`CentroidAnalyzer.parameters`), in Hz.
     public var centroid: ParameterSet
+    /// The FFT behind the STFT: the platform's permissively licensed one unless set (the
+    /// `tactus` command line sets FFTW's, `FFTWRealFFT`). Not a preset setting: transforms
+    /// agree within 1e-6 of a frame's largest bin, not bit for bit.
+    public var transform: any RealTransform.Type = RealTransforms.platformDefault
 
     /// Each set must have been made from the descriptors of its part (its values are read
     /// through them; a value of another part is never looked at).
@@ -42,6 +47,24 @@ public struct AnalysisConfiguration {
         self.peaks = peaks
         self.attack = attack
         self.centroid = centroid
+    }
+
+    /// The frames at `sampleRate` (`FrameSettings`).
+    /// - Parameter sampleRate: the signal's sample rate, in Hz.
+    /// - Returns: window, hop and FFT size in samples.
+    func geometry(sampleRate: Double) -> FrameGeometry {
+        FrameGeometry(sampleRate: sampleRate, windowMs: frame.number(FrameSettings.windowMs), hopMs: frame.number(FrameSettings.hopMs))
+    }
+
+    /// The onset detector these settings describe: the method, fresh, its peak picker and attack locator.
+    /// - Parameters:
+    ///   - geometry: the frames (`geometry(sampleRate:)`).
+    ///   - live: judge as a live stream does (`OnsetDetector`'s `live`).
+    /// - Returns: a detector to feed every frame.
+    func onsetDetector(geometry: FrameGeometry, live: Bool) -> OnsetDetector {
+        OnsetDetector(method: onsetMethod.init(parameters: onset, geometry: geometry),
+                      picker: PeakPicker(parameters: peaks, geometry: geometry),
+                      locator: AttackLocator(parameters: attack, geometry: geometry), geometry: geometry, live: live)
     }
 
     /// Every part at its defaults, with the given onset method's tuned peak-picking defaults.
@@ -131,14 +154,9 @@ public final class AnalysisSession {
     ///   - sampleRate: the signal's sample rate, in Hz.
     ///   - configuration: the analysis parts' settings.
     public init(sampleRate: Double, configuration: AnalysisConfiguration) {
-        geometry = FrameGeometry(sampleRate: sampleRate, windowMs: configuration.frame.number(FrameSettings.windowMs),
-                                 hopMs: configuration.frame.number(FrameSettings.hopMs))
-        stft = STFT(geometry: geometry)
-        onsets = OnsetDetector(
-            method: configuration.onsetMethod.init(parameters: configuration.onset, geometry: geometry),
-            picker: PeakPicker(parameters: configuration.peaks, geometry: geometry),
-            locator: AttackLocator(parameters: configuration.attack, geometry: geometry),
-            geometry: geometry)
+        geometry = configuration.geometry(sampleRate: sampleRate)
+        stft = STFT(geometry: geometry, transform: configuration.transform)
+        onsets = configuration.onsetDetector(geometry: geometry, live: false)
         centroid = CentroidAnalyzer(parameters: configuration.centroid)
         dcBlocker = DCBlocker(sampleRate: sampleRate)
         loudness = LoudnessMeter(geometry: geometry)

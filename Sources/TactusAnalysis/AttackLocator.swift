@@ -63,11 +63,13 @@ public struct AttackLocator: TunablePart {
         var peak: Float
     }
 
-    /// Locates the attack detected by the frame centred on `centre`, never before `notBefore`.
-    func locate(centre: Int, notBefore: Int, in history: SampleHistory) -> Attack {
+    /// Locates the attack detected by the frame centred on `centre`, never before `notBefore`,
+    /// reading the waveform through `scratch` (at least `reach` samples; nothing is allocated).
+    func locate(centre: Int, notBefore: Int, in history: SampleHistory, scratch: UnsafeMutableBufferPointer<Float>) -> Attack {
         let half = geometry.windowLength / 2
         let from = max(notBefore, centre - half - searchBack)
-        let (start, x) = history.window(from: from, to: centre + half + geometry.hop)
+        let (start, count) = history.window(from: from, to: centre + half + geometry.hop, into: scratch)
+        let x = UnsafeBufferPointer(rebasing: scratch[0..<count])
         guard !x.isEmpty else { return Attack(sample: max(centre, notBefore), peak: 0) }
 
         // The attack's peak: the loudest sample in the span the frame saw.

@@ -244,6 +244,10 @@ public final class LoudnessMeter {
         return total
     }
 
+    /// The loudest momentary loudness of the reads made so far, in LUFS (`silentLufs` before
+    /// the first audible one): what a live stream knows of the sound's loudness.
+    public var loudestSoFar: Double { loudest }
+
     /// Ends the signal (after its last samples and frames): the last read, over the 400 ms
     /// that end with it.
     /// - Returns: the loudest momentary loudness, in LUFS (`silentLufs` for silence).

@@ -37,6 +37,14 @@ struct MovingMedian {
         return sorted[sorted.count / 2]
     }
 
+    /// Follows the series when its first `k` values are dropped (a live stream's bounded
+    /// history): index i then names what was i + k. The window must not reach back past them.
+    mutating func dropFirst(_ k: Int) {
+        precondition(centre - k >= before, "the window still reads a dropped value")
+        added -= k
+        centre -= k
+    }
+
     private mutating func insert(_ value: Float) {
         sorted.insert(value, at: firstIndex(notBelow: value))
     }

@@ -52,7 +52,11 @@ public final class OnsetDetector: FrameAnalyzer {
     ///   - picker: the peak picker.
     ///   - locator: places each onset on its attack.
     ///   - geometry: the frames' geometry, the same the other parts were made with.
-    public init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry) {
+    ///   - live: judge as a live stream does (`LiveRelease`): bounded memory, each onset
+    ///     released through `release(_:)` as soon as its frame is judged, the file-level rules
+    ///     applied to what has been seen; `finish()` and `outputs` then hold nothing.
+    public init(method: any OnsetMethod, picker: PeakPicker, locator: AttackLocator, geometry: FrameGeometry,
+                live: Bool) {
         var method = method
         let silence = SpectralFrame(windowLength: geometry.windowLength, binCount: geometry.fftSize / 2 + 1,
                                     sampleRate: geometry.sampleRate, fftSize: geometry.fftSize)
@@ -60,7 +64,11 @@ public final class OnsetDetector: FrameAnalyzer {
         state = State(method: method, picker: picker, locator: locator, geometry: geometry,
                       history: SampleHistory(capacity: max(locator.reach, picker.blockReach) + (picker.lookahead + 4) * geometry.hop
                                                  + geometry.windowLength + Self.maxChunk),
-                      median: picker.medianWindow())
+                      median: picker.medianWindow(),
+                      scratch: Array(repeating: 0, count: locator.reach),
+                      live: live ? LiveRelease(picker: picker) : nil)
+        // Live, the arrays never grow past twice what is kept: room for that now, not on the audio thread.
+        if let keep = state.live?.keep { reserveCapacity(frames: 2 * keep) }
     }
 
     /// Feeds the raw mono samples (at most `maxChunk` at a time); call before pushing the
@@ -89,6 +97,18 @@ public final class OnsetDetector: FrameAnalyzer {
         state.finish()
     }
 
+    /// Frames a frame waits for before it is judged (`PeakPicker.lookahead`).
+    public var lookahead: Int { state.picker.lookahead }
+
+    /// Live only: hands over the onsets released since the last call, in time order, and
+    /// forgets them (no allocation).
+    /// - Parameter body: called with each released onset.
+    public func release(_ body: (DetectedOnset) -> Void) {
+        guard state.live != nil else { return }
+        for onset in state.live!.released { body(onset) }
+        state.live!.released.removeAll(keepingCapacity: true)
+    }
+
     public var outputs: [String: [Float]] {
         [Self.noveltyOutput: state.novelty, Self.thresholdOutput: state.thresholds]
     }
@@ -106,6 +126,15 @@ extension OnsetDetector {
         var thresholds: [Float] = []
         var levels: [Float] = []
         var judged = 0
+        /// Frames dropped from the start of `novelty`, `thresholds` and `levels` (live only):
+        /// index i holds frame `dropped + i`.
+        var dropped = 0
+        /// The waveform `locator` reads, copied here (`locator.reach` samples).
+        var scratch: [Float]
+        /// The last candidate's attack sample: the next one is placed after it.
+        var lastCandidate: Int?
+        /// Live only: the file-level rules as far as the signal has come, and the released onsets.
+        var live: LiveRelease?
         /// Every peak `isPeak` accepts, placed on its attack. The gates need the whole file (its
         /// loudest frame, a swell's later level), and the minimum interval is kept between the
         /// onsets that pass them, so both wait for `finish`: a peak the gates refuse (a faint
@@ -115,27 +144,73 @@ extension OnsetDetector {
         mutating func process(_ frame: SpectralFrame) {
             novelty.append(method.novelty(of: frame))
             levels.append(frame.levelDb)
+            if let loudest = live?.loudest { live!.loudest = max(loudest, frame.levelDb) }
             while judged + picker.lookahead < novelty.count { judge(judged) }
+            if let keep = live?.keep, novelty.count >= 2 * keep { dropFrames(novelty.count - keep) }
         }
 
         mutating func finish() -> [DetectedOnset] {
             while judged < novelty.count { judge(judged) }
-            return picker.onsets(from: candidates, levels: levels)
+            return live == nil ? picker.onsets(from: candidates, levels: levels) : []
+        }
+
+        /// Forgets the oldest `k` frames (moving the rest down, within the arrays' capacity).
+        private mutating func dropFrames(_ k: Int) {
+            novelty.removeFirst(k)
+            levels.removeFirst(k)
+            thresholds.removeFirst(k)
+            median.dropFirst(k)
+            judged -= k
+            dropped += k
         }
 
         private mutating func judge(_ m: Int) {
             judged += 1
             thresholds.append(median.median(at: m, of: novelty) + picker.delta)
+            let frame = dropped + m
+            let (history, locator, centre) = (history, locator, frame * geometry.hop)
             guard picker.isPeak(m, threshold: thresholds[m], novelty: novelty, levels: levels,
-                                blockJump: { picker.blockJump(atFrame: m, in: history) }) else { return }
-            let previous = candidates.last
-            let notBefore = previous.map { $0.sample + 1 } ?? 0
-            let attack = locator.locate(centre: m * geometry.hop, notBefore: notBefore, in: history)
+                                blockJump: { picker.blockJump(atFrame: frame, in: history) }) else { return }
+            let notBefore = lastCandidate.map { $0 + 1 } ?? 0
+            let attack = scratch.withUnsafeMutableBufferPointer {
+                locator.locate(centre: centre, notBefore: notBefore, in: history, scratch: $0)
+            }
+            lastCandidate = attack.sample
             let time = Double(attack.sample) / geometry.sampleRate
             let level = PeakPicker.attackLevel(at: m, levels: levels)
-            candidates.append(DetectedOnset(time: time, sample: attack.sample, frame: m, strength: novelty[m],
-                                            threshold: thresholds[m], levelDb: level,
-                                            peakDb: decibels(amplitude: attack.peak)))
+            let onset = DetectedOnset(time: time, sample: attack.sample, frame: frame, strength: novelty[m],
+                                      threshold: thresholds[m], levelDb: level, peakDb: decibels(amplitude: attack.peak))
+            if live == nil {
+                candidates.append(onset)
+            } else if picker.passesGates(frame: m, levelDb: level, loudestDb: live!.loudest, levels: levels) {
+                live!.admit(onset, minInterval: picker.minInterval)
+            }
+        }
+    }
+
+    /// The file-level rules (`PeakPicker`, rules 6–8) as a live stream applies them when a
+    /// frame is judged, `lookahead` frames after it: the relative gate against the loudest
+    /// frame so far (look-ahead included), the swell gate over the frames seen after the onset
+    /// (at most `lookahead`, so a swell longer than that passes), and the minimum interval
+    /// keeping the first onset (a released onset cannot give way to a louder hit after it,
+    /// so there is no precursor rule).
+    struct LiveRelease {
+        /// Frames kept behind the newest: the look-ahead and the longest reach back of the
+        /// rules (the median, the maximum, the rise window, the bed), with room to spare.
+        let keep: Int
+        var loudest = PeakPicker.silenceDb
+        var lastReleased: Double?
+        var released: [DetectedOnset] = []
+
+        init(picker: PeakPicker) {
+            keep = picker.lookahead + max(picker.preMax, picker.preMedian + 1, picker.riseWindow, picker.bedSpan + 1, 4) + 2
+            released.reserveCapacity(8)
+        }
+
+        mutating func admit(_ onset: DetectedOnset, minInterval: Double) {
+            if let last = lastReleased, onset.time - last < minInterval { return }
+            lastReleased = onset.time
+            released.append(onset)
         }
     }
 }

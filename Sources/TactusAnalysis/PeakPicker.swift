@@ -92,7 +92,8 @@ public struct PeakPicker: TunablePart {
     let stepDb: Float
     let stepRiseDb: Float
     let precursorDb: Float
-    /// Frames of novelty needed after a frame before it can be judged.
+    /// Frames of novelty needed after a frame before it can be judged: the longest of
+    /// `postMaxMs`, `postMedianMs` and the two frames an attack's level spans.
     let lookahead: Int
 
     /// Converts the millisecond settings into frames of this geometry.

@@ -1,5 +1,5 @@
 import TactusCore
-import TactusSpectrum
+import TactusFFT
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -158,7 +158,7 @@ public struct FrameGeometry: Equatable, Sendable {
 public final class STFT {
     /// The frames' window, hop and FFT size.
     public let geometry: FrameGeometry
-    private let fft: RealFFT
+    private let fft: any RealTransform
     private let window: [Float]
     private let frame: SpectralFrame
     // Unchecked as `SpectralFrame`'s per-frame state is (see there).
@@ -167,16 +167,20 @@ public final class STFT {
     @exclusivity(unchecked) private var nextIndex = 0
     @exclusivity(unchecked) private var samplesSeen = 0
 
-    /// - Parameter geometry: the frames to make.
-    public init(geometry: FrameGeometry) {
+    /// - Parameters:
+    ///   - geometry: the frames to make.
+    ///   - transform: the FFT that computes each frame's spectrum (`RealTransform`).
+    public init(geometry: FrameGeometry, transform: any RealTransform.Type) {
         self.geometry = geometry
-        fft = RealFFT(size: geometry.fftSize)
+        fft = transform.init(size: geometry.fftSize)
         let n = geometry.windowLength
         window = Self.window(length: n)
         frame = SpectralFrame(windowLength: n, binCount: fft.binCount, sampleRate: geometry.sampleRate,
                               fftSize: geometry.fftSize)
         pending = Array(repeating: 0, count: n / 2)
-        pending.reserveCapacity(n * 4)
+        // The most it holds between compactions (`compact`) with pushes of up to a chunk: a
+        // live stream's pushes then never regrow it.
+        pending.reserveCapacity(9 * n + geometry.hop + OnsetDetector.maxChunk)
     }
 
     /// The frames' window: periodic Hann, scaled to sum to 2 so that magnitudes are

@@ -40,13 +40,21 @@ struct SampleHistory {
         }
     }
 
-    /// Samples `from..<to` clipped to what is held; also returns the absolute start used.
-    func window(from: Int, to: Int) -> (start: Int, samples: [Float]) {
+    /// Copies samples `from..<to`, clipped to what is held, to the start of `scratch` (which
+    /// must hold at least `to - from`): no allocation, so an onset found on an audio thread
+    /// is placed without one.
+    /// - Returns: the absolute index of the first sample copied and how many were copied.
+    func window(from: Int, to: Int, into scratch: UnsafeMutableBufferPointer<Float>) -> (start: Int, count: Int) {
         let lo = max(from, start), hi = min(to, end)
-        guard hi > lo else { return (lo, []) }
+        guard hi > lo else { return (lo, 0) }
+        precondition(scratch.count >= hi - lo)
         let n = buffer.count
         let position = lo % n, first = min(hi - lo, n - position)
-        // At most two slices: up to the end of the ring, then from its start.
-        return (lo, Array(buffer[position..<(position + first)]) + buffer[0..<(hi - lo - first)])
+        // At most two runs: up to the end of the ring, then from its start.
+        buffer.withUnsafeBufferPointer { ring in
+            scratch.baseAddress!.update(from: ring.baseAddress! + position, count: first)
+            (scratch.baseAddress! + first).update(from: ring.baseAddress!, count: hi - lo - first)
+        }
+        return (lo, hi - lo)
     }
 }

@@ -66,8 +66,6 @@ public struct HapticMapper {
     private func mapTransients(_ input: MappingInput, relativeLevels: [Float],
                                brightness: BodyBrightness, gain: Double) -> [HapticTrack.Transient] {
         let transients = settings.transients
-        let scale = transients.level
-        let low = transients.minIntensity, high = transients.maxIntensity
         let window = transients.attackWindow
         // What the attack's sharpness is measured on, at frame k, in 0…1 (read only at the
         // attacks' frames, so no per-frame array is made for it).
@@ -84,26 +82,49 @@ public struct HapticMapper {
             attackBrightness = { brightness.sharpness(atFrame: $0) }
         }
         return input.onsets.map { time in
-            let frames = frameRange(from: time, to: time + window, input: input)
-            let level = Double(frames.map { relativeLevels[$0] }.max() ?? -120)
-            // Brightness of the attack, weighted by each frame's power so the loudest part speaks.
-            var weighted = 0.0, total = 0.0
-            for k in frames {
-                let w = pow(10, Double(relativeLevels[k]) / 10)
-                weighted += w * Double(attackBrightness(k))
-                total += w
-            }
-            let sharp = total > 0 ? weighted / total : Double(attackBrightness(frames.lowerBound))
-            return HapticTrack.Transient(time: time, intensity: gain * (low + (high - low) * scale(level)),
-                                         sharpness: sharp)
+            let frames = Self.frameRange(from: time, to: time + window, hop: input.hopSeconds, count: input.levelsDb.count)
+            return transient(at: time, frames: frames, gain: gain, relativeLevel: { relativeLevels[$0] },
+                             brightness: attackBrightness)
         }
     }
 
-    /// Frames whose centres fall in `from…to`, at least one.
-    private func frameRange(from: Double, to: Double, input: MappingInput) -> ClosedRange<Int> {
-        let count = input.levelsDb.count
-        let first = min(count - 1, max(0, Int((from / input.hopSeconds).rounded(.up))))
-        let last = min(count - 1, max(first, Int((to / input.hopSeconds).rounded(.down))))
+    /// The transient of an onset at `time`: its intensity from the loudest of `frames` (the
+    /// attack window's), its sharpness from their brightness weighted by each frame's power,
+    /// so the loudest part speaks.
+    /// - Parameters:
+    ///   - time: the onset, seconds.
+    ///   - frames: the frames of the attack window (`frameRange`).
+    ///   - relativeLevel: frame k's level against the reference, dB.
+    ///   - brightness: frame k's attack brightness, 0…1.
+    ///   - gain: the sound's strength, a factor on the intensity.
+    func transient(at time: Double, frames: ClosedRange<Int>, gain: Double, relativeLevel: (Int) -> Float,
+                   brightness: (Int) -> Float) -> HapticTrack.Transient {
+        let transients = settings.transients
+        let scale = transients.level
+        let low = transients.minIntensity, high = transients.maxIntensity
+        // A loop, not `map`: a live stream maps transients on its audio thread, without allocating.
+        var loudest: Float = -.infinity
+        for k in frames { loudest = max(loudest, relativeLevel(k)) }
+        let level = Double(loudest)
+        var weighted = 0.0, total = 0.0
+        for k in frames {
+            let w = pow(10, Double(relativeLevel(k)) / 10)
+            weighted += w * Double(brightness(k))
+            total += w
+        }
+        let sharp = total > 0 ? weighted / total : Double(brightness(frames.lowerBound))
+        return HapticTrack.Transient(time: time, intensity: gain * (low + (high - low) * scale(level)), sharpness: sharp)
+    }
+
+    /// Frames whose centres fall in `from…to`, at least one, of the first `count` (at least 1).
+    /// - Parameters:
+    ///   - from: the span's start, seconds.
+    ///   - to: its end, seconds.
+    ///   - hop: seconds between frame centres.
+    ///   - count: the frames there are.
+    static func frameRange(from: Double, to: Double, hop: Double, count: Int) -> ClosedRange<Int> {
+        let first = min(count - 1, max(0, Int((from / hop).rounded(.up))))
+        let last = min(count - 1, max(first, Int((to / hop).rounded(.down))))
         return first...last
     }
 

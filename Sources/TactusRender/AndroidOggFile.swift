@@ -70,7 +70,7 @@ enum AndroidOggFile {
         let decoded: (channels: Int, sampleRate: Int)
         do {
             let channel = sound
-            decoded = try OggCodec.decode(bytes, maxFrames: AndroidOggFormat.maxFrames) { block in
+            decoded = try OggVorbis.codec().decode(bytes, maxFrames: AndroidOggFormat.maxFrames) { block in
                 var f = channel
                 while f < block.count {
                     samples.append(block[f])

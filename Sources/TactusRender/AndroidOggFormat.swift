@@ -63,7 +63,7 @@ public struct AndroidOggFormat: BinaryHapticFormat, HapticReadableFormat {
         let driveFrames = drive.frames(for: track, sampleRate: Double(rate))
         guard driveFrames <= Self.maxFrames else { throw FormatWriteError("longer than \(Self.maxFrames) frames at \(rate) Hz") }
         let channels = soundChannels + 1
-        let encoded = try OggCodec.encodeVorbis(channels: channels, sampleRate: rate, quality: vorbisQuality) { push in
+        let encoded = try OggVorbis.codec().encodeVorbis(channels: channels, sampleRate: rate, quality: vorbisQuality) { push in
             var renderer = drive.renderer(for: track, sampleRate: Double(rate))
             var written = 0
             var block: [Float] = []

@@ -1,5 +1,5 @@
 import TactusCore
-import TactusSpectrum
+import TactusFFT
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -125,14 +125,14 @@ struct RenderedDriveFile {
     }
 
     /// Energy of one channel above `edgeHz` against the energy below it, dB (Welch: Hann
-    /// frames of `bandFrame` samples, half overlapping, through FFTW as the analysis's STFT);
+    /// frames of `bandFrame` samples, half overlapping, through `SwiftRealFFT`);
     /// −∞ for a silent or too short channel.
     static func energyAboveBand(_ wav: PCMWAVReader, channel: Int, edgeHz: Double) -> Double {
         let n = bandFrame
         let window = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
         let edgeBin = Int((edgeHz * Double(n) / Double(wav.sampleRate)).rounded(.up))
         var above = 0.0, below = 0.0
-        let fft = RealFFT(size: n)
+        let fft = SwiftRealFFT(size: n)
         var start = 0
         while start + n <= wav.frames {
             for i in 0..<n { fft.input[i] = Float(Double(wav.sample(start + i, channel: channel)) * window[i]) }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TactusAudio
+import TactusCore
 import TactusTestSupport
 
 final class DecodingTests: XCTestCase {

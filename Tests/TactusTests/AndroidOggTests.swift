@@ -1,4 +1,5 @@
 import Foundation
+import TactusAudio
 import TactusCore
 @testable import TactusRender
 import TactusTestSupport
@@ -7,6 +8,11 @@ import XCTest
 /// `.android.ogg`: the container Tactus writes (pages, comment header, renumbering), Android's
 /// rules on hand-made variants, the sound channels kept, and damaged audio behind valid pages.
 final class AndroidOggTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        OggVorbis.install(SndFileOggCodec.self)
+    }
+
     /// A mono 44.1 kHz "sound": clicks over a quiet hum.
     private struct Sound: SoundSource {
         var samples: [Float]
@@ -52,7 +58,7 @@ final class AndroidOggTests: XCTestCase {
     /// The sound channel decodes close to the source (Vorbis at the default quality), in time.
     func testTheSoundChannelIsTheSource() throws {
         var decoded: [Float] = []
-        try OggCodec.decode(try written(), maxFrames: AndroidOggFormat.maxFrames) { block in
+        try SndFileOggCodec.decode(try written(), maxFrames: AndroidOggFormat.maxFrames) { block in
             for f in stride(from: 0, to: block.count, by: 2) { decoded.append(block[f]) }
         }
         XCTAssertGreaterThanOrEqual(decoded.count, sound.samples.count)
@@ -106,7 +112,7 @@ final class AndroidOggTests: XCTestCase {
         var bytes: [UInt8] = []
         try AndroidOggFormat().write(track, context: HapticWriteContext(sound: Quad()), file: AndroidOggFormat.fileExtension) { bytes += $0 }
         var interleaved: [Float] = []
-        let decoded = try OggCodec.decode(bytes, maxFrames: AndroidOggFormat.maxFrames) { interleaved += $0 }
+        let decoded = try SndFileOggCodec.decode(bytes, maxFrames: AndroidOggFormat.maxFrames) { interleaved += $0 }
         XCTAssertEqual(decoded.channels, 3)
         // Within the sound (the file lasts to the track's end, 0.8 s), away from its edges.
         let inside = 2_000..<22_000
@@ -121,7 +127,7 @@ final class AndroidOggTests: XCTestCase {
         let drive = try ActuatorDrive(AndroidOggFormat().settings)
         var renderer = drive.renderer(for: track, sampleRate: 44_100)
         let frames = drive.frames(for: track, sampleRate: 44_100)
-        let encoded = try OggCodec.encodeVorbis(channels: 3, sampleRate: 44_100, quality: 1) { push in
+        let encoded = try SndFileOggCodec.encodeVorbis(channels: 3, sampleRate: 44_100, quality: 1) { push in
             // Sound silent, HAPTIC_A the drive, HAPTIC_B silent.
             try (0..<frames).flatMap { _ in [0, renderer.next(), 0] }.withUnsafeBufferPointer(push)
         }

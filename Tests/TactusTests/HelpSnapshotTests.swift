@@ -11,7 +11,7 @@ import XCTest
 final class HelpSnapshotTests: XCTestCase {
     static let commands = [
         [], ["convert"], ["batch"], ["preview"], ["tune"], ["validate"], ["compare"], ["analyze"], ["evaluate"],
-        ["presets"], ["presets", "list"], ["presets", "show"], ["presets", "validate"], ["presets", "init"], ["presets", "schema"],
+        ["live"], ["presets"], ["presets", "list"], ["presets", "show"], ["presets", "validate"], ["presets", "init"], ["presets", "schema"],
     ]
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HelpSnapshots")
 

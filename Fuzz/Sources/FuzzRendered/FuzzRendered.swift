@@ -1,17 +1,19 @@
 import Foundation
 import FuzzDriver
+import TactusAudio
 import TactusCore
 import TactusRender
 
 /// libFuzzer entry point: arbitrary bytes through everything that reads a rendered drive
 /// signal (`PCMFormat` and `DualSenseFormat`: `read` and `validate`, `RenderedDriveFile` and
 /// `DriveDemodulator`; `AndroidOggFormat`: `AndroidOggFile`, the Ogg page and header parsers
-/// and libsndfile's in-memory decoder).
+/// and libsndfile's in-memory decoder, `SndFileOggCodec`).
 ///
 /// Beyond "never crash", it checks that each reader and its validator agree (no error ⇔ it
 /// reads) and that what reads is a track of finite values (0…1, times within the file).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRendered(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    OggVorbis.install(SndFileOggCodec.self)
     let data = Data(bytes: bytes, count: count)
     for format in [PCMFormat() as any HapticReadableFormat, DualSenseFormat(), AndroidOggFormat()] {
         let errors = format.validate(data, baseDirectory: nil).filter { $0.severity == .error }

@@ -1,6 +1,7 @@
 import TactusCore
 import TactusAnalysis
 import TactusAudio
+import TactusSpectrum
 import TactusPlatform
 #if canImport(Glibc)
 import Glibc
@@ -81,7 +82,7 @@ public struct ReferenceEnvelope {
         let reader = try AudioFileReader(url: url)
         let sr = reader.format.sampleRate
         let hop = max(1, Int((hopSeconds * sr).rounded()))
-        let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000))
+        let stft = STFT(geometry: FrameGeometry(sampleRate: sr, windowMs: 20, hopMs: hopSeconds * 1000), transform: FFTWRealFFT.self)
         // The sample each sound starts on; a block holding one is measured from it.
         var starts = sound.starts.map { Int(($0.time * sr).rounded()) }[...]
         var levels = BlockLevelMeter(blockFrames: hop)

@@ -10,20 +10,40 @@ public enum Mixdown {
     public static func mono(_ interleaved: UnsafeBufferPointer<Float>, frames: Int, channels: Int,
                             into mono: UnsafeMutableBufferPointer<Float>) {
         precondition(mono.count >= frames && interleaved.count >= frames * channels)
-        if channels == 1 {
-            for i in 0..<frames { mono[i] = finite(interleaved[i]) }
-            return
-        }
-        if channels == 2 {  // the common case, without the inner loop
-            for i in 0..<frames { mono[i] = (finite(interleaved[2 * i]) + finite(interleaved[2 * i + 1])) * 0.5 }
-            return
-        }
-        let scale = 1 / Float(channels)
-        for i in 0..<frames {
-            var sum: Float = 0
-            let base = i * channels
-            for c in 0..<channels { sum += finite(interleaved[base + c]) }
-            mono[i] = sum * scale
+        mix(frames: frames, channels: channels, into: mono) { interleaved[$0 * channels + $1] }
+    }
+
+    /// The same mix from planar channels (one buffer per channel, as `AVAudioPCMBuffer`'s
+    /// `floatChannelData`), bit for bit what the interleaved mix gives.
+    /// - Parameters:
+    ///   - planar: `channels` pointers, each to at least `offset + frames` samples.
+    ///   - channels: channels, at least 1.
+    ///   - offset: the first frame to mix.
+    ///   - frames: the frames to mix.
+    ///   - mono: receives `frames` samples; must hold at least that many.
+    public static func mono(planar: UnsafePointer<UnsafeMutablePointer<Float>>, channels: Int, offset: Int, frames: Int,
+                            into mono: UnsafeMutableBufferPointer<Float>) {
+        precondition(mono.count >= frames && channels >= 1)
+        mix(frames: frames, channels: channels, into: mono) { planar[$1][offset + $0] }
+    }
+
+    /// The mean of `channels` samples per frame (`sample(frame, channel)`), non-finite ones
+    /// counted as 0: halved for two channels, summed in channel order and scaled otherwise.
+    @inline(__always)
+    private static func mix(frames: Int, channels: Int, into mono: UnsafeMutableBufferPointer<Float>,
+                            _ sample: (Int, Int) -> Float) {
+        switch channels {
+        case 1:
+            for i in 0..<frames { mono[i] = finite(sample(i, 0)) }
+        case 2:  // the common case, without the inner loop
+            for i in 0..<frames { mono[i] = (finite(sample(i, 0)) + finite(sample(i, 1))) * 0.5 }
+        default:
+            let scale = 1 / Float(channels)
+            for i in 0..<frames {
+                var sum: Float = 0
+                for c in 0..<channels { sum += finite(sample(i, c)) }
+                mono[i] = sum * scale
+            }
         }
     }
 

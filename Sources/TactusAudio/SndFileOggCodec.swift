@@ -7,11 +7,9 @@ import Darwin
 #endif
 
 /// Ogg Vorbis encoded and Ogg Vorbis or Opus decoded in memory through libsndfile (its
-/// virtual I/O: no file is touched), interleaved float frames in and out (−1…1).
-///
-/// Decoding reads untrusted bytes: it stops with an error past `maxFrames`, so a small file
-/// that decodes into hours of silence costs bounded time and memory.
-enum OggCodec {
+/// virtual I/O: no file is touched), interleaved float frames in and out (−1…1): the codec the
+/// `Tactus` library installs (`OggVorbis.install`).
+public enum SndFileOggCodec: OggVorbisCodec {
     /// Bytes libsndfile reads from or writes into, with its position.
     private final class Memory {
         var bytes: [UInt8]
@@ -54,16 +52,7 @@ enum OggCodec {
         Unmanaged<Memory>.fromOpaque(user!).takeUnretainedValue()
     }
 
-    /// Encodes frames into an Ogg Vorbis stream.
-    /// - Parameters:
-    ///   - channels: interleaved channels per frame (1…255).
-    ///   - sampleRate: frames per second, Hz.
-    ///   - quality: Vorbis's variable-bitrate quality, 0…1 (libsndfile's scale; 0.4 is Vorbis's q3).
-    ///   - produce: hands blocks of interleaved frames to the closure it is given, in order.
-    /// - Throws: `FormatWriteError` when libsndfile refuses the layout or a write, or what
-    ///   `produce` throws.
-    /// - Returns: the stream's bytes, as libsndfile writes them.
-    static func encodeVorbis(channels: Int, sampleRate: Int, quality: Double,
+    public static func encodeVorbis(channels: Int, sampleRate: Int, quality: Double,
                              _ produce: ((UnsafeBufferPointer<Float>) throws -> Void) throws -> Void) throws -> [UInt8] {
         let memory = Memory([])
         var io = callbacks
@@ -91,16 +80,8 @@ enum OggCodec {
         return memory.bytes
     }
 
-    /// Decodes an Ogg Vorbis or Opus stream block by block.
-    /// - Parameters:
-    ///   - bytes: the stream, untrusted.
-    ///   - maxFrames: most frames decoded; more is an error.
-    ///   - body: receives each block of interleaved frames (valid only during the call).
-    /// - Throws: `FormatReadError` when libsndfile cannot open or decode the stream, or when it
-    ///   holds more than `maxFrames`; what `body` throws.
-    /// - Returns: the channels and sample rate libsndfile decoded.
     @discardableResult
-    static func decode(_ bytes: [UInt8], maxFrames: Int,
+    public static func decode(_ bytes: [UInt8], maxFrames: Int,
                        _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws -> (channels: Int, sampleRate: Int) {
         let memory = Memory(bytes)
         var io = callbacks

@@ -1,14 +1,16 @@
-import TactusCore
 import CFFTW
+import TactusCore
+import TactusFFT
 
-/// A forward real-to-complex FFT of one size on FFTW single precision.
+/// A forward real-to-complex FFT of one size on FFTW single precision: the `tactus` command
+/// line's `RealTransform` (FFTW is GPL, so it stays out of the modules an app embeds).
 ///
 /// Plans are made with `FFTW_ESTIMATE`, so the same input always gives the same output
 /// (measured planning would pick different algorithms run to run). A plan is made once per
 /// size for the whole process and shared. FFTW's planner is not thread-safe, so planning goes through one
 /// lock; executing a plan on other arrays (`fftwf_execute_dft_r2c`) is, and each `RealFFT`
 /// owns its buffers, so one instance per thread runs without locks.
-public final class RealFFT {
+public final class FFTWRealFFT: RealTransform {
     /// Real input samples per transform.
     public let size: Int
     /// Number of complex bins: size / 2 + 1.
@@ -19,7 +21,7 @@ public final class RealFFT {
     private let plan: fftwf_plan
 
     /// - Parameter size: the transform length, at least 2 (a power of two is fastest).
-    public init(size: Int) {
+    public required init(size: Int) {
         precondition(size >= 2, "FFT size must be at least 2")
         self.size = size
         self.binCount = size / 2 + 1

@@ -1,0 +1,191 @@
+import TactusCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `HapticMapper` for a live stream: frame by frame, with only what has been heard so far.
+///
+/// Offline, the mapper knows the whole sound before it maps a frame; live, every file-level
+/// quantity is the one so far, and the result converges on the offline one once the sound's
+/// loudest part has passed:
+/// - the level reference (`perFile`, `loudness`) is the loudest frame so far, not the file's;
+/// - the strength (`loudness`) comes from the loudest momentary loudness (BS.1770, 400 ms)
+///   read so far, so a sound's first 100–400 ms play weaker than offline;
+/// - the body plays while the frame's intensity is over the gate (and one frame more, as an
+///   offline region ends), smoothed by the same attack/release follower; a gap is not
+///   bridged and a short span is not dropped (`mergeGapMs` and `minRegionMs` need the frames
+///   after it), and the body starts on its frame, not on a sound start between frames;
+/// - the body's sharpness (`weightedCentroid`) is placed from the power-weighted mean log2
+///   centroid of the audible frames so far (a running reference), and smoothed forwards
+///   only (offline smooths forwards and back, without lag).
+/// Transients use the offline arithmetic (`HapticMapper.transient`) over the attack window's
+/// frames. `BENCHMARKS.md` ("Live") measures how far the result is from offline.
+///
+/// After `init` nothing allocates: the frames a transient reads are kept in fixed rings.
+public final class LiveMapper {
+    /// A value of the body: what plays from frame `frame` on.
+    public struct Body: Equatable, Sendable {
+        /// The frame, centred at `frame × hop`.
+        public var frame: Int
+        /// 0…1; 0 when the body stops.
+        public var intensity: Double
+        /// 0…1.
+        public var sharpness: Double
+    }
+
+    private let mapper: HapticMapper
+    private var settings: MappingSettings { mapper.settings }
+    private let hop: Double
+    private let rise: Float, fall: Float
+    /// The sharpness follower's step (`smoothingMs` both ways).
+    private let sharpStep: Float
+    /// Frames kept for transients, and the rings: level dBFS, attack brightness inputs and the
+    /// body's brightness, frame k at `k % capacity`.
+    private let capacity: Int
+    @exclusivity(unchecked) private var levels: [Float]
+    @exclusivity(unchecked) private var weighted: [Float]
+    @exclusivity(unchecked) private var bodyBrightness: [Float]
+    @exclusivity(unchecked) private var frames = 0
+    @exclusivity(unchecked) private var loudest: Float = -120
+    @exclusivity(unchecked) private var smoothed: Float?
+    @exclusivity(unchecked) private var playing = false
+    /// Running power-weighted sums over the audible frames: log2 centroid, its weight, and
+    /// the low-weight penalty with its weight.
+    @exclusivity(unchecked) private var octaveSum = 0.0, octaveWeight = 0.0, penaltySum = 0.0, penaltyWeight = 0.0
+    @exclusivity(unchecked) private var heldLog2: Double?
+    @exclusivity(unchecked) private var smoothedBrightness: Float?
+
+    /// - Parameters:
+    ///   - mapper: the preset's mapper (its settings).
+    ///   - hopSeconds: seconds between frames.
+    ///   - historyFrames: frames a transient may reach back from the newest frame (the
+    ///     analysis's look-ahead and the attack's placement before its frame).
+    public init(mapper: HapticMapper, hopSeconds: Double, historyFrames: Int) {
+        self.mapper = mapper
+        hop = hopSeconds
+        let intensity = mapper.settings.intensity, sharpness = mapper.settings.sharpness
+        rise = Float(EnvelopeFollower.coefficient(ms: intensity.attackMs, step: hopSeconds))
+        fall = Float(EnvelopeFollower.coefficient(ms: intensity.releaseMs, step: hopSeconds))
+        sharpStep = Float(EnvelopeFollower.coefficient(ms: sharpness.smoothingMs, step: hopSeconds))
+        capacity = max(1, historyFrames)
+        levels = Array(repeating: -120, count: capacity)
+        weighted = Array(repeating: 0, count: capacity)
+        bodyBrightness = Array(repeating: 0, count: capacity)
+    }
+
+    /// The sound's strength (`mapping.loudness`) from the loudest momentary loudness so far.
+    /// - Parameter loudestLufs: the loudest momentary loudness read so far, LUFS.
+    /// - Returns: a factor on every intensity, 0…1.
+    public func gain(loudestLufs: Double) -> Double {
+        settings.loudness.strength?(loudestLufs) ?? 1
+    }
+
+    /// Whether anything plays yet: the loudest frame so far reaches `mapping.loudness.silenceDb`.
+    public var isAudible: Bool { Double(loudest) >= settings.loudness.silenceDb }
+
+    private var reference: Float { settings.loudness.perFile ? loudest : 0 }
+
+    /// Maps the next frame (frames in order from 0).
+    /// - Parameters:
+    ///   - levelDb: its RMS level, dBFS.
+    ///   - centroidHz: its magnitude centroid, Hz (0 when silent).
+    ///   - weightedOctaves: its weighted centroid, log2 Hz (0 when silent).
+    ///   - gain: the strength (`gain(loudestLufs:)`).
+    /// - Returns: what the body plays from this frame: nil while nothing plays, an
+    ///   intensity of 0 on the frame where it stops.
+    public func frame(levelDb: Float, centroidHz: Float, weightedOctaves: Float, gain: Double) -> Body? {
+        let k = frames
+        frames += 1
+        loudest = max(loudest, levelDb)
+        levels[k % capacity] = levelDb
+        weighted[k % capacity] = weightedOctaves
+        let relative = levelDb - reference
+        let brightness = bodyBrightness(relative: relative, centroidHz: centroidHz, weightedOctaves: weightedOctaves)
+        bodyBrightness[k % capacity] = brightness
+        let intensity = settings.intensity
+        let value = Float(intensity.maxIntensity * intensity.level(Double(relative)))
+        var s = smoothed ?? value
+        s += (value > s ? rise : fall) * (value - s)
+        smoothed = s
+        guard isAudible, intensity.enabled else { return nil }
+        let wasPlaying = playing
+        playing = value > Float(intensity.gate)
+        if playing {
+            return Body(frame: k, intensity: gain * Double(s), sharpness: bodySharpness(brightness))
+        }
+        // A region runs one frame past its last loud one, then falls to 0 (`HapticMapper.fade`).
+        return wasPlaying ? Body(frame: k, intensity: 0, sharpness: bodySharpness(brightness)) : nil
+    }
+
+    /// The body's brightness at this frame, in the units it is smoothed in (octaves from the
+    /// running mean, or sharpness for `centroid`), held through frames too quiet to have one.
+    private func bodyBrightness(relative: Float, centroidHz: Float, weightedOctaves: Float) -> Float {
+        let sharpness = settings.sharpness
+        let audible = relative > Float(settings.intensity.floorDb) && centroidHz > 0
+        var value: Float?
+        switch sharpness.from {
+        case .weightedCentroid:
+            if audible {
+                let power = pow(10, Double(relative) / 10), logCentroid = log2(Double(centroidHz))
+                octaveSum += power * logCentroid
+                octaveWeight += power
+                heldLog2 = logCentroid
+                if weightedOctaves > 0 {
+                    penaltySum += power * (logCentroid - Double(weightedOctaves))
+                    penaltyWeight += power
+                }
+            }
+            if let held = heldLog2 { value = Float(held - octaveSum / octaveWeight) }
+        case .centroid:
+            if audible { heldLog2 = Double(centroidHz) }
+            if let held = heldLog2 { value = Float(sharpness.hz(held)) }
+        }
+        guard let value else { return smoothedBrightness ?? 0 }
+        var s = smoothedBrightness ?? value
+        s += sharpStep * (value - s)
+        smoothedBrightness = s
+        return s
+    }
+
+    /// The sound's place (`weightedCentroid`) from the running sums, as `HapticMapper` takes it
+    /// from the whole sound's: the mean log2 centroid less the weight in the lows.
+    private func place() -> Double {
+        let sharpness = settings.sharpness
+        let mean = octaveWeight > 0 ? octaveSum / octaveWeight : 0
+        let lowWeight = penaltyWeight > 0 ? sharpness.lowWeightScale * penaltySum / penaltyWeight : 0
+        return sharpness.placed.place(mean - lowWeight)
+    }
+
+    private func bodySharpness(_ brightness: Float) -> Double {
+        let sharpness = settings.sharpness
+        switch sharpness.from {
+        case .weightedCentroid: return sharpness.placed.sharpness(place: place(), octaves: Double(brightness))
+        case .centroid: return Double(brightness)
+        }
+    }
+
+    /// The transient of an onset at `time`, from the frames mapped so far (`HapticMapper.transient`
+    /// over the attack window, clipped to them); nil while nothing is audible or transients are off.
+    /// - Parameters:
+    ///   - time: the onset's attack, seconds.
+    ///   - gain: the strength (`gain(loudestLufs:)`).
+    /// - Returns: its intensity and sharpness, 0…1.
+    public func transient(at time: Double, gain: Double) -> HapticTrack.Transient? {
+        guard isAudible, settings.transients.enabled, frames > 0 else { return nil }
+        let range = HapticMapper.frameRange(from: time, to: time + settings.transients.attackWindow, hop: hop, count: frames)
+        let first = max(range.lowerBound, frames - capacity)
+        let (reference, transients) = (reference, settings.transients)
+        return mapper.transient(at: time, frames: min(first, range.upperBound)...range.upperBound, gain: gain,
+                                relativeLevel: { levels[$0 % capacity] - reference }) { k in
+            switch transients.sharpnessFrom {
+            case .weightedCentroid:
+                let octaves = weighted[k % capacity]
+                return octaves > 0 ? Float(transients.octaves(Double(octaves))) : 0
+            case .centroid:
+                return Float(bodySharpness(bodyBrightness[k % capacity]))
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Tactus
+import TactusCore
+import TactusLive
+import TactusTestSupport
+import XCTest
+
+final class LiveHapticsTests: XCTestCase {
+    /// The same events, emission positions included, whatever the blocks the audio came in.
+    func testEventsDoNotDependOnBlockSizes() throws {
+        let sound = try LiveFixtures.sound("clean/gunshots_stereo48k.wav")
+        let preset = try LiveFixtures.preset()
+        let whole = try LiveFixtures.events(sound, preset: preset)
+        XCTAssertGreaterThan(whole.filter { $0.kind == .transient }.count, 0)
+        XCTAssertGreaterThan(whole.filter { $0.kind == .continuous }.count, 50)
+        for block in [1, 64, 1031] {
+            XCTAssertEqual(try LiveFixtures.events(sound, preset: preset, block: block), whole, "block \(block)")
+        }
+    }
+
+    /// Planar channels mix as interleaved ones do, and another thread gives the same events.
+    func testPlanarAndOtherThreadsGiveTheSameEvents() throws {
+        let sound = try LiveFixtures.sound("clean/gunshots_stereo48k.wav")
+        let preset = try LiveFixtures.preset()
+        let interleaved = try LiveFixtures.events(sound, preset: preset, block: 480)
+        var left = stride(from: 0, to: sound.samples.count, by: 2).map { sound.samples[$0] }
+        var right = stride(from: 1, to: sound.samples.count, by: 2).map { sound.samples[$0] }
+        let live = try LiveHaptics(preset: preset, sampleRate: sound.rate, channels: 2)
+        var planar: [LiveEvent] = []
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                let channels = [l.baseAddress!, r.baseAddress!]
+                channels.withUnsafeBufferPointer { live.push(planar: $0.baseAddress!, frames: l.count) { planar.append($0) } }
+            }
+        }
+        live.finish { planar.append($0) }
+        XCTAssertEqual(planar, interleaved)
+
+        var threaded: [LiveEvent] = []
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            threaded = (try? LiveFixtures.events(sound, preset: preset, block: 64)) ?? []
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        XCTAssertEqual(threaded, interleaved)
+    }
+
+    /// Transients agree with `tactus convert`'s on real sounds (±10 ms), and the body follows
+    /// its played intensity (pooled over the frames where either plays; live's running level
+    /// reference and strength keep it from the offline one at each sound's start: BENCHMARKS.md, "Live").
+    func testTransientsAndBodyFollowConvert() throws {
+        let preset = try LiveFixtures.preset()
+        var score = OnsetScore()
+        var (live, offline) = ([Double](), [Double]())
+        for path in ["clean/anvil_hits.aiff", "clean/ui_clicks.wav", "clean/gunshots_stereo48k.wav",
+                     "multi/door_open_close.wav", "clean/footsteps_gravel.wav"] {
+            let sound = try LiveFixtures.sound(path)
+            let events = try LiveFixtures.events(sound, preset: preset, block: 256)
+            let track = try LiveFixtures.offlineTrack(sound, preset: preset)
+            score = score + OnsetScore(detected: events.filter { $0.kind == .transient }.map(\.time),
+                                       truth: track.transients.map(\.time), tolerance: 0.010)
+            let playback = HapticPlayback(track)
+            let body = events.filter { $0.kind == .continuous }
+            live += body.map(\.intensity)
+            offline += body.map { playback.continuousIntensity(at: $0.time) }
+        }
+        XCTAssertGreaterThanOrEqual(score.fMeasure, 0.95, "\(score)")
+        XCTAssertGreaterThan(correlation(live, offline), 0.85)
+    }
+
+    /// A transient is known the look-ahead after its frame: never before its own time, and
+    /// within the look-ahead plus the attack's distance before its frame.
+    func testTransientLatencyIsBoundedByTheLookahead() throws {
+        let sound = try LiveFixtures.sound("clean/ui_clicks.wav")
+        let preset = try LiveFixtures.preset()
+        let live = try LiveHaptics(preset: preset, sampleRate: sound.rate, channels: sound.channels)
+        let transients = try LiveFixtures.events(sound, preset: preset, block: 128).filter { $0.kind == .transient }
+        XCTAssertFalse(transients.isEmpty)
+        for event in transients {
+            XCTAssertGreaterThan(event.emittedAt, event.time)
+            XCTAssertLessThan(event.emittedAt - event.time, live.lookaheadSeconds + 0.05)
+        }
+    }
+
+    /// The body is updated every hop while it plays: 100 values a second at the 10 ms hop.
+    func testBodyIsUpdatedEveryHop() throws {
+        let sound = try LiveFixtures.sound("clean/engine_loop.wav")
+        let body = try LiveFixtures.events(sound, preset: try LiveFixtures.preset()).filter { $0.kind == .continuous }
+        XCTAssertGreaterThan(body.count, 100)
+        for (a, b) in zip(body, body.dropFirst()) { XCTAssertEqual(b.time - a.time, 0.01, accuracy: 1e-9) }
+    }
+
+    /// A preset whose onsets wait longer than the budget is refused on one line, not changed.
+    func testPresetLookingTooFarAheadIsRefused() throws {
+        let preset = try LiveFixtures.preset(overrides: ["peaks.postMedianMs=150"])
+        XCTAssertThrowsError(try LiveHaptics(preset: preset, sampleRate: 48_000, channels: 1)) { error in
+            let line = "\(error)"
+            XCTAssertTrue(line.contains("looks 160 ms ahead"), line)
+            XCTAssertFalse(line.contains("\n"))
+        }
+        XCTAssertNoThrow(try LiveHaptics(preset: preset, sampleRate: 48_000, channels: 1, maxLookaheadMs: 200))
+        XCTAssertThrowsError(try LiveHaptics(preset: try LiveFixtures.preset(), sampleRate: 0, channels: 1))
+    }
+
+    private func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let n = Double(a.count)
+        let (ma, mb) = (a.reduce(0, +) / n, b.reduce(0, +) / n)
+        var (ab, aa, bb) = (0.0, 0.0, 0.0)
+        for (x, y) in zip(a, b) {
+            ab += (x - ma) * (y - mb)
+            aa += (x - ma) * (x - ma)
+            bb += (y - mb) * (y - mb)
+        }
+        return ab / (aa * bb).squareRoot()
+    }
+}

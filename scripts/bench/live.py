@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""`make bench-live`: `tactus live` (TactusLive) against `tactus convert` and the annotations.
+
+For every sound with an onset annotation (<stem>.json beside <stem>.wav, key "onsets") in the
+folders given, runs `tactus live FILE --block B` and `tactus live FILE --reference` (what
+`tactus convert` plays, in the same JSON lines) with the same preset options, and reports:
+  - latency: emittedAt − time of every live transient (p50, p95, max), in ms;
+  - agreement: F-measure of the live transients against convert's at ±10 ms;
+  - body: Pearson r of the live body intensity against convert's played intensity, on the hop
+    grid over the instants where either plays (the live value holds until the next one), pooled
+    over all frames and as the median of the per-file r;
+  - F@25 of the live transients and of convert's against the annotation (greedy one-to-one
+    matching in time order within ±25 ms, as `tactus evaluate` pairs them);
+  - with --cpu, the CPU time (user + sys, getrusage) of `tactus live -` fed a 48 kHz stereo
+    stream of the sounds concatenated (raw float32), per second of audio.
+
+Usage: live.py --tactus .build/release/tactus DIR... [--block 512] [--set k=v]... [--preset P] [--cpu] [--live-only]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def events(tactus: str, wav: Path, extra: list[str]) -> list[dict]:
+    out = subprocess.run([tactus, "live", str(wav), *extra], check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line]
+
+
+def f_measure(detected: list[float], truth: list[float], tolerance: float) -> tuple[int, int, int]:
+    """True positives, false positives, false negatives: each truth onset paired with the
+    nearest unpaired detection within the tolerance, in time order."""
+    used = [False] * len(detected)
+    tp = 0
+    for t in truth:
+        best, best_d = None, tolerance + 1e-12
+        for i, d in enumerate(detected):
+            if not used[i] and abs(d - t) <= best_d:
+                best, best_d = i, abs(d - t)
+        if best is not None:
+            used[best] = True
+            tp += 1
+    return tp, len(detected) - tp, len(truth) - tp
+
+
+def score(counts: tuple[int, int, int]) -> float:
+    tp, fp, fn = counts
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
+
+
+def add(a, b):
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def grid(body: list[dict], hop: float, frames: int, holds: bool) -> list[float]:
+    """The body's intensity at each hop: live values hold until the next one; reference values
+    stand for their own hop only."""
+    values = [0.0] * frames
+    for k, e in enumerate(body):
+        start = int(round(e["time"] / hop))
+        end = int(round(body[k + 1]["time"] / hop)) if holds and k + 1 < len(body) else start + 1
+        for j in range(max(0, start), min(frames, end)):
+            values[j] = e["intensity"]
+    return values
+
+
+def pearson(a: list[float], b: list[float]) -> float:
+    n = len(a)
+    if n < 2:
+        return float("nan")
+    ma, mb = sum(a) / n, sum(b) / n
+    ab = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    aa = sum((x - ma) ** 2 for x in a)
+    bb = sum((y - mb) ** 2 for y in b)
+    return ab / math.sqrt(aa * bb) if aa > 0 and bb > 0 else float("nan")
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = (len(s) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def cpu_per_second(tactus: str, wavs: list[Path], extra: list[str], block: int) -> tuple[float, float]:
+    """CPU seconds per second of a 48 kHz stereo stream (the sounds resampled and concatenated by
+    sox), and the stream's length in seconds."""
+    with tempfile.TemporaryDirectory() as folder:
+        raw = Path(folder) / "stream.f32"
+        with open(raw, "wb") as sink:
+            for wav in wavs:
+                sink.write(subprocess.run(["sox", str(wav), "-t", "raw", "-e", "floating-point", "-b", "32", "-L",
+                                           "-r", "48000", "-c", "2", "-"], check=True, capture_output=True).stdout)
+        seconds = raw.stat().st_size / 4 / 2 / 48000
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(raw, "rb") as source:
+            subprocess.run([tactus, "live", "-", "--rate", "48000", "--channels", "2", "--block", str(block), *extra],
+                           stdin=source, stdout=subprocess.DEVNULL, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return cpu / seconds, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tactus", required=True)
+    parser.add_argument("--block", type=int, default=512)
+    parser.add_argument("--preset")
+    parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--hop", type=float, default=0.01, help="the preset's hop, seconds (stft.hopMs / 1000)")
+    parser.add_argument("--cpu", action="store_true")
+    parser.add_argument("--live-only", action="store_true", help="latency and F@25 of the live transients only (no --reference runs)")
+    parser.add_argument("folders", nargs="+")
+    args = parser.parse_args()
+    extra = (["--preset", args.preset] if args.preset else []) + [x for s in args.set for x in ("--set", s)]
+
+    wavs = sorted(p for folder in args.folders for p in Path(folder).glob("*.wav") if p.with_suffix(".json").exists())
+    latencies: list[float] = []
+    agreement = (0, 0, 0)
+    live_truth = offline_truth = (0, 0, 0)
+    pooled_live: list[float] = []
+    pooled_offline: list[float] = []
+    per_file_r: list[float] = []
+    for wav in wavs:
+        truth = json.loads(wav.with_suffix(".json").read_text())["onsets"]
+        live = events(args.tactus, wav, ["--block", str(args.block), *extra])
+        offline = [] if args.live_only else events(args.tactus, wav, ["--reference", *extra])
+        lt = [e["time"] for e in live if e["kind"] == "transient"]
+        ot = [e["time"] for e in offline if e["kind"] == "transient"]
+        latencies += [e["emittedAt"] - e["time"] for e in live if e["kind"] == "transient"]
+        agreement = add(agreement, f_measure(lt, ot, 0.010))
+        live_truth = add(live_truth, f_measure(lt, truth, 0.025))
+        offline_truth = add(offline_truth, f_measure(ot, truth, 0.025))
+        end = max([e["time"] for e in live + offline] + [0])
+        frames = int(end / args.hop) + 2
+        lb = grid([e for e in live if e["kind"] == "continuous"], args.hop, frames, holds=True)
+        ob = grid([e for e in offline if e["kind"] == "continuous"], args.hop, frames, holds=False)
+        playing = [k for k in range(frames) if lb[k] > 0 or ob[k] > 0]
+        a, b = [lb[k] for k in playing], [ob[k] for k in playing]
+        pooled_live += a
+        pooled_offline += b
+        r = pearson(a, b)
+        if not math.isnan(r):
+            per_file_r.append(r)
+
+    ms = [1000 * x for x in latencies]
+    print(f"files {len(wavs)}  block {args.block}  preset {' '.join(extra) or 'default'}")
+    print(f"latency ms (emittedAt - time, {len(ms)} transients): p50 {percentile(ms, 0.5):.1f}  "
+          f"p95 {percentile(ms, 0.95):.1f}  max {max(ms, default=float('nan')):.1f}")
+    if args.live_only:
+        print(f"F@25 vs annotation: live {score(live_truth):.3f}")
+    else:
+        print(f"transients live vs convert F@10ms: {score(agreement):.3f}  (tp {agreement[0]} fp {agreement[1]} fn {agreement[2]})")
+        print(f"body intensity r vs convert: pooled {pearson(pooled_live, pooled_offline):.3f}  "
+              f"median per file {percentile(per_file_r, 0.5):.3f}  ({len(per_file_r)} files)")
+        print(f"F@25 vs annotation: live {score(live_truth):.3f}  convert {score(offline_truth):.3f}")
+    if args.cpu:
+        cpu, seconds = cpu_per_second(args.tactus, wavs, extra, args.block)
+        print(f"CPU per 48 kHz stereo stream: {100 * cpu:.3f} % of one core ({1 / cpu:.0f}x real time) over {seconds:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
