@@ -117,9 +117,10 @@ eval-real: build realcorpus
 # AHAP and .haptic of the same analysis on the Corpus and both halves of the real-sound corpus:
 # pulse timing, envelope, actuator band, split pair, bytes across runs and threads
 # (scripts/check_formats.py; tables in BENCHMARKS.md, "Rendered formats"). About 1.5 min on the
-# Corpus alone on two busy cores, so not in CI; FOLDERS=Corpus for that part only.
+# Corpus alone on two busy cores, so not in CI; FOLDERS=Corpus for that part only; BUILT=1 runs
+# the tactus already in $(BIN).
 FOLDERS ?= Corpus realcorpus/dev realcorpus/heldout
-check-formats: build
+check-formats: deps $(TOOLS)
 	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	python3 scripts/check_formats.py --tactus $(BIN)/tactus --work check-formats-out $(FOLDERS)
 

@@ -29,17 +29,25 @@ dualsense and rumble, then haptic, pcm (lra) and split AHAP; each twice, with --
   - band: the actuator signal's energy above the band's upper edge plus the pulse's main lobe
     (highHz + 2/pulse: 667 Hz voiceCoil, 290 Hz lra) relative to the energy below it (Welch
     PSD), in dB, median and worst file, and the files over LIMIT_DB;
-  - split AHAP: the transients file holds the single file's transient events (times exactly,
-    intensities as played within 0.002, sharpnesses within SHARPNESS_SLACK: the single file's
-    transient absorbs half of a sharpness control it leaves un-notched); the continuous file
-    plays the single file's body: its continuous events cover the same spans, and its played
-    intensity and sharpness (event value × or + control) match every 0.5 ms within
-    BODY_TOLERANCE farther than LIFT_REACH from any transient (within it the single file lifts
-    its intensity control, notches its sharpness control and splits its events there); the
-    continuous file's played intensity against the body at every transient (the single
-    file's is lifted there);
+  - split AHAP, read by the product (`tactus compare single other --format json`, each file as
+    it plays: AHAP event values × or + controls): the transients file plays the single file's
+    transients (each paired, times within 1 ns, intensities as played within 0.002,
+    sharpnesses within SHARPNESS_SLACK: the single file's transient absorbs half of a sharpness
+    control it leaves un-notched) and no continuous region; the continuous file plays no
+    transient and the single file's body: its played intensity and sharpness match on the
+    compare grid (every 1 ms) within BODY_TOLERANCE, leaving out LIFT_REACH around each
+    transient (there the single file lifts its intensity control, notches its sharpness control
+    and splits its events) and SPAN_END_REACH around each region's start and end (where either
+    file's events may start or end by a rounding), and its sharpness is compared on every
+    instant either file plays (so both play the same spans). Reported beside the verdict: the
+    worst continuous-intensity error, anywhere, of the continuous file against the `.haptic`
+    (and of the single file, which lifts its body around transients);
   - deterministic: every file byte-identical between --jobs 1 and --jobs 2 (two runs, one
     and two threads).
+The transients (AHAP event intensity × intensity control) and the body (`.haptic`) that the
+rendered files' pulses and envelopes are measured against are still read here (`ahap_transients`,
+`Body`): the product reports comparisons, not the per-instant values these signal measurements
+need.
 Prints markdown tables; exits 1 when a format has no pulse for a transient, breaks the band
 limit, when the split pair does not play the single file's events, or when bytes differ between
 runs.
@@ -79,29 +87,27 @@ ROWS = [("pcm voiceCoil", "main", "pcm.wav", "wav", "voiceCoil"),
         ("rumble", "main", "rumble.json", "rumble", None)]
 
 
-def ahap_events(path: Path, kind: str) -> list[dict]:
-    """The events of `kind` of an AHAP, each as time, duration, intensity and sharpness."""
+def ahap_events(path: Path, kind: str) -> list[tuple[float, float, float]]:
+    """The events of `kind` of an AHAP, each as (time s, duration s, intensity 0…1), by time."""
     out = []
     for item in json.loads(path.read_text())["Pattern"]:
         event = item.get("Event")
         if event and event["EventType"] == kind:
             params = {p["ParameterID"]: p["ParameterValue"] for p in event.get("EventParameters", [])}
             out.append((float(event["Time"]), float(event.get("EventDuration", 0)),
-                        float(params.get("HapticIntensity", 1)), float(params.get("HapticSharpness", 0.5))))
+                        float(params.get("HapticIntensity", 1))))
     return sorted(out)
 
 
-def ahap_control(path: Path, times: np.ndarray, parameter: str = "HapticIntensityControl",
-                 neutral: float = 1.0) -> np.ndarray:
-    """A control of an AHAP at `times` (HapticIntensityControl unless `parameter` names
-    another): the latest curve that has started, linear between its points, its last value
-    held until the next curve starts; `neutral` before any."""
+def ahap_control(path: Path, times: np.ndarray) -> np.ndarray:
+    """The HapticIntensityControl of an AHAP at `times`: the latest curve that has started,
+    linear between its points, its last value held until the next curve starts; 1 before any."""
     items = json.loads(path.read_text())["Pattern"]
     curves = sorted([(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
                     for item in items
-                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == parameter
+                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
                     and c["ParameterCurveControlPoints"])
-    control = np.full(len(times), neutral)
+    control = np.ones(len(times))
     for curve in curves:
         started = times >= curve[0][0]
         control[started] = np.interp(times[started], [p[0] for p in curve], [p[1] for p in curve])
@@ -112,20 +118,9 @@ def ahap_transients(path: Path) -> list[tuple[float, float]]:
     """(time, intensity as played) of each HapticTransient event of an AHAP: its intensity ×
     the intensity control there, at most 1 (the one-file AHAP writes a transient over a body as
     its wanted intensity ÷ the control)."""
-    events = [(t, i) for t, _, i, _ in ahap_events(path, "HapticTransient")]
+    events = [(t, i) for t, _, i in ahap_events(path, "HapticTransient")]
     control = ahap_control(path, np.array([t for t, _ in events]))
     return [(t, min(1.0, i * c)) for (t, i), c in zip(events, control)]
-
-
-def ahap_intensity(path: Path, times: np.ndarray) -> np.ndarray:
-    """The continuous intensity an AHAP plays at `times`: each continuous event's intensity ×
-    the intensity control (`ahap_control`)."""
-    control = ahap_control(path, times)
-    played = np.zeros(len(times))
-    for time, duration, intensity, _ in ahap_events(path, "HapticContinuous"):
-        inside = (times >= time) & (times < time + duration)
-        played[inside] = intensity * control[inside]
-    return played
 
 
 class Body:
@@ -142,7 +137,7 @@ class Body:
         self.ft = np.array([p["time"] for p in frequency])
         self.f = np.array([p["frequency"] for p in frequency])
         self.regions: list[list[float]] = []
-        for time, duration, _, _ in ahap_events(ahap, "HapticContinuous"):
+        for time, duration, _ in ahap_events(ahap, "HapticContinuous"):
             if self.regions and abs(self.regions[-1][1] - time) < 1e-4:
                 self.regions[-1][1] = time + duration
             else:
@@ -219,50 +214,24 @@ SHARPNESS_SLACK = 0.004 + 1e-4
 LIFT_REACH = 0.0055
 # Two roundings to 4 decimals of event values and control points, multiplied.
 BODY_TOLERANCE = 5e-4
+# Left out around each continuous span's start and end, where either file's events may start or
+# end by a rounding.
+SPAN_END_REACH = 2e-5
 
 
-def ahap_body(path: Path, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The continuous intensity (`ahap_intensity`) and sharpness (event sharpness + the
-    sharpness control, 0 where no continuous event plays) an AHAP plays at `times`."""
-    control = ahap_control(path, times, "HapticSharpnessControl", neutral=0.0)
-    sharpness = np.zeros(len(times))
-    for time, duration, _, value in ahap_events(path, "HapticContinuous"):
-        inside = (times >= time) & (times < time + duration)
-        sharpness[inside] = np.clip(value + control[inside], 0, 1)
-    return ahap_intensity(path, times), sharpness
+def compare(tactus: str, reference: Path, candidate: Path, *options: str) -> dict:
+    """What `tactus compare reference candidate --format json` reports: the two files read as
+    they play, compared (exit status 1 only means a limit was exceeded; the numbers are read)."""
+    done = subprocess.run([tactus, "compare", str(reference), str(candidate), "--format", "json", *options],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not done.stdout:
+        raise RuntimeError(f"tactus compare {reference} {candidate}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
 
 
-def continuous_spans(path: Path) -> list[tuple[float, float]]:
-    """The spans where an AHAP's continuous events play, abutting events joined."""
-    spans: list[tuple[float, float]] = []
-    for time, duration, _, _ in sorted(ahap_events(path, "HapticContinuous")):
-        if spans and abs(time - spans[-1][1]) < 1e-6:
-            spans[-1] = (spans[-1][0], time + duration)
-        else:
-            spans.append((time, time + duration))
-    return [(round(a, 5), round(b, 5)) for a, b in spans]
-
-
-def plays_the_same_body(single: Path, continuous: Path) -> bool:
-    """Whether the continuous file plays the single file's body away from its transients."""
-    spans = continuous_spans(single)
-    if continuous_spans(continuous) != spans:
-        return False
-    if not spans:
-        return True
-    times = np.arange(0, spans[-1][1], 0.0005)
-    far = np.ones(len(times), dtype=bool)
-    for time, _, _, _ in ahap_events(single, "HapticTransient"):
-        far &= np.abs(times - time) > LIFT_REACH
-    # Not on a span's ends, where either file's events may start or end by a rounding.
-    for start, end in spans:
-        far &= (np.abs(times - start) > 2e-5) & (np.abs(times - end) > 2e-5)
-    (a, b), (c, d) = ahap_body(single, times[far]), ahap_body(continuous, times[far])
-    return bool(np.all(np.abs(a - c) <= BODY_TOLERANCE) and np.all(np.abs(b - d) <= BODY_TOLERANCE))
-
-
-def split_row(single_dir: Path, split_dir: Path) -> dict:
-    """The split AHAP pair against the single AHAP of the same analysis."""
+def split_row(tactus: str, single_dir: Path, split_dir: Path) -> dict:
+    """The split AHAP pair against the single AHAP of the same analysis, as the product reads
+    them (`tactus compare`)."""
     files, same, worst_body, worst_single, count = 0, 0, 0.0, 0.0, 0
     for single in sorted(single_dir.rglob("*.ahap")):
         stem = single.name[:-len(".ahap")]
@@ -271,21 +240,26 @@ def split_row(single_dir: Path, split_dir: Path) -> dict:
         folder = split_dir / single.parent.relative_to(single_dir)
         continuous, transients = folder / f"{stem}.continuous.ahap", folder / f"{stem}.transients.ahap"
         files += 1
-        played, single_played = ahap_transients(transients), ahap_transients(single)
-        if (len(played) == len(single_played)
-                and all(abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) <= 0.002 for a, b in zip(played, single_played))
-                and all(abs(a[3] - b[3]) <= SHARPNESS_SLACK for a, b in
-                        zip(ahap_events(transients, "HapticTransient"), ahap_events(single, "HapticTransient")))
-                and not ahap_events(transients, "HapticContinuous")
-                and plays_the_same_body(single, continuous)
-                and not ahap_events(continuous, "HapticTransient")):
-            same += 1
-        at = np.array([t for t, _ in ahap_transients(single)])
-        if len(at):
-            body = Body(single.with_name(f"{stem}.haptic"), single).intensity(at)
-            count += len(at)
-            worst_body = max(worst_body, float(np.max(np.abs(ahap_intensity(continuous, at) - body))))
-            worst_single = max(worst_single, float(np.max(np.abs(ahap_intensity(single, at) - body))))
+        # The transients file: the single file's transients (times exactly, intensities as
+        # played, sharpnesses), and no continuous region.
+        hits = compare(tactus, single, transients)
+        t = hits["transients"]
+        plays_transients = (t["paired"] == t["reference"] == t["candidate"] and t["worstTimeMs"] < 1e-6
+                            and t["worstIntensity"] <= 0.002 and t["worstSharpness"] <= SHARPNESS_SLACK
+                            and hits["regions"]["candidate"] == 0)
+        # The continuous file: no transient, and the single file's body (intensity and
+        # sharpness) farther than LIFT_REACH from its transients, on the same spans (the
+        # sharpness, compared where both play, is compared on every instant either plays).
+        body = compare(tactus, single, continuous, "--transient-mask-ms", str(LIFT_REACH * 1000),
+                       "--edge-mask-ms", str(SPAN_END_REACH * 1000))
+        plays_body = (body["transients"]["candidate"] == 0
+                      and body["sharpness"]["samples"] == body["envelope"]["samples"]
+                      and body["envelope"]["worst"] <= BODY_TOLERANCE and body["sharpness"]["worst"] <= BODY_TOLERANCE)
+        same += plays_transients and plays_body
+        count += t["reference"]
+        haptic = single.with_name(f"{stem}.haptic")
+        worst_body = max(worst_body, compare(tactus, haptic, continuous)["envelope"]["worst"])
+        worst_single = max(worst_single, compare(tactus, haptic, single)["envelope"]["worst"])
     return {"files": files, "same": same, "transients": count, "worst_body": worst_body, "worst_single": worst_single}
 
 
@@ -338,7 +312,7 @@ def folder_rows(tactus: str, folder: Path, work: Path) -> tuple[dict[str, dict],
             "band_over": sum(1 for b in bands if b > LIMIT_DB),
             "deterministic": deterministic[source],
         }
-    split = split_row(outputs["main"], outputs["lra-split"])
+    split = split_row(tactus, outputs["main"], outputs["lra-split"])
     split["deterministic"] = deterministic["lra-split"]
     return rows, split
 
@@ -363,8 +337,8 @@ def main() -> int:
                   f"| {row['r']:.3f} | {row['rms']:.3f} | {band} | {'yes' if row['deterministic'] else 'NO'} |", flush=True)
             failed |= (row["missing"] > 0 or not row["deterministic"]
                        or row.get("band_over", 0) > 0)
-    print("\n| folder | split AHAP pairs | playing as the single file | transients | worst body error at a "
-          "transient: continuous file (single file) | deterministic |")
+    print("\n| folder | split AHAP pairs | playing as the single file | transients | worst continuous-intensity "
+          "error against the .haptic: continuous file (single file) | deterministic |")
     print("|---|---:|---:|---:|---:|---|")
     for folder, split in splits.items():
         print(f"| {folder} | {split['files']} | {split['same']}/{split['files']} | {split['transients']} "

@@ -178,6 +178,14 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.description)
         XCTAssertTrue(result.stdout.hasPrefix("transients: "), result.stdout)
         XCTAssertFalse(result.stdout.contains(" paired of 0 "), "the coin has transients")
+        // The JSON carries the sharpness and region counts; a negative edge mask is refused.
+        let json = try CLIRunner.run(["compare", ahap, translated, "--format", "json", "--edge-mask-ms", "0.02"])
+        XCTAssertEqual(json.status, 0, json.description)
+        let numbers = try JSONReader.parse(Data(json.stdout.utf8))
+        XCTAssertLessThanOrEqual(try XCTUnwrap(numbers["sharpness"]?["samples"]?.number), try XCTUnwrap(numbers["envelope"]?["samples"]?.number))
+        XCTAssertNotNil(numbers["sharpness"]?["worst"]?.number)
+        XCTAssertEqual(numbers["regions"]?["reference"]?.number, numbers["regions"]?["candidate"]?.number, "a round trip keeps the regions")
+        XCTAssertEqual(try CLIRunner.run(["compare", ahap, translated, "--edge-mask-ms", "-1"]).status, 64)
 
         // The same file with its first emphasis removed: one transient lost, exit 1, one line.
         var text = try String(contentsOfFile: translated, encoding: .utf8)

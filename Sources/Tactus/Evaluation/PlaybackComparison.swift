@@ -9,11 +9,16 @@ import TactusCore
 ///   candidate within `matchWindow`; the errors are taken over the pairs.
 /// - The continuous intensity (0 outside every region) is compared on a grid of `step` seconds
 ///   over the instants where either track plays a continuous region, less those within
-///   `transientMask` of a transient of either track; `envelopeRMS` is the root mean square of
-///   the difference there, `envelopeWorst` its largest absolute value. (Tactus's AHAPs lift
-///   the continuous body towards its region's peak for the few milliseconds around each
-///   transient, so that the transient itself plays unscaled: a mask of `AHAPFormat`'s ramp
-///   measures the body apart from that.)
+///   `transientMask` of a transient of either track and those within `edgeMask` of a region's
+///   start or end in either track; `envelopeRMS` is the root mean square of the difference
+///   there, `envelopeWorst` its largest absolute value. (Tactus's AHAPs lift the continuous
+///   body towards its region's peak for the few milliseconds around each transient, so that
+///   the transient itself plays unscaled: a mask of `AHAPFormat`'s ramp measures the body
+///   apart from that. An edge mask of a few µs leaves out the instants where one file's region
+///   starts or ends a rounding before the other's.)
+/// - The continuous sharpness is compared on the same instants, but only where both tracks
+///   play a region (sharpness is not defined outside one): `sharpnessWorst` is its largest
+///   absolute difference, over `sharpnessSamples` instants.
 public struct PlaybackComparison: Equatable, Sendable {
     /// Largest time between paired transients for them to count as the same one, seconds.
     public static let matchWindow = 0.05
@@ -44,6 +49,16 @@ public struct PlaybackComparison: Equatable, Sendable {
     public var envelopeRMS: Double
     /// Largest absolute continuous intensity difference on the grid.
     public var envelopeWorst: Double
+    /// Instants of the envelope grid where both tracks play a region: those where the
+    /// continuous sharpness is compared.
+    public var sharpnessSamples: Int
+    /// Largest absolute continuous sharpness difference (0…1 scale) over `sharpnessSamples`
+    /// (0 without any).
+    public var sharpnessWorst: Double
+    /// Continuous regions the reference plays.
+    public var referenceRegions: Int
+    /// Continuous regions the candidate plays.
+    public var candidateRegions: Int
 
     /// Every transient kept (no extra, none lost).
     public var keepsEveryTransient: Bool {
@@ -53,11 +68,15 @@ public struct PlaybackComparison: Equatable, Sendable {
     /// - Parameters:
     ///   - reference: what the original plays.
     ///   - candidate: what the file compared with it plays (a translation, a round trip).
-    ///   - transientMask: seconds either side of each transient left out of the envelope
-    ///     comparison (0: none).
-    public init(reference: HapticTrack, candidate: HapticTrack, transientMask: Double = 0) {
+    ///   - transientMask: seconds either side of each transient left out of the envelope and
+    ///     sharpness comparisons (0: none).
+    ///   - edgeMask: seconds either side of each region's start and end, in either track,
+    ///     left out of the envelope and sharpness comparisons (0: none).
+    public init(reference: HapticTrack, candidate: HapticTrack, transientMask: Double = 0, edgeMask: Double = 0) {
         referenceTransients = reference.transients.count
         candidateTransients = candidate.transients.count
+        referenceRegions = reference.regions.count
+        candidateRegions = candidate.regions.count
         (pairedTransients, worstTimeError, worstIntensityError, worstSharpnessError) = (0, 0, 0, 0)
         // Both lists sorted by time. The nearest unpaired candidate is the first unpaired one
         // at or after the transient's time or the last before it (the earliest of its equals,
@@ -86,15 +105,20 @@ public struct PlaybackComparison: Equatable, Sendable {
             worstSharpnessError = max(worstSharpnessError, abs(match.sharpness - transient.sharpness))
         }
 
-        let masked = Self.union((reference.transients + candidate.transients).map { ($0.time - transientMask)...($0.time + transientMask) })
+        let aroundTransients = transientMask > 0
+            ? (reference.transients + candidate.transients).map { ($0.time - transientMask)...($0.time + transientMask) } : []
+        let aroundEdges = edgeMask > 0
+            ? (reference.regions + candidate.regions).flatMap { [$0.start, $0.end] }.map { ($0 - edgeMask)...($0 + edgeMask) } : []
+        let masked = Self.union(aroundTransients + aroundEdges)
         func isMasked(_ t: Double) -> Bool {
             let after = masked.partitioningIndex { $0.lowerBound > t }
-            return transientMask > 0 && after > 0 && masked[after - 1].contains(t)
+            return after > 0 && masked[after - 1].contains(t)
         }
         let played = Self.union((reference.regions + candidate.regions).filter { $0.end > $0.start }.map { $0.start...$0.end })
         let total = played.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         let step = max(Self.step, total / Double(Self.maxSamples))
         var (samples, squares, worst) = (0, 0.0, 0.0)
+        var (sharpSamples, sharpWorst) = (0, 0.0)
         for span in played {
             let count = Int(((span.upperBound - span.lowerBound) / step).rounded(.down))
             for k in 0...count {
@@ -104,12 +128,18 @@ public struct PlaybackComparison: Equatable, Sendable {
                 samples += 1
                 squares += difference * difference
                 worst = max(worst, abs(difference))
+                if let a = reference.region(at: t), let b = candidate.region(at: t) {
+                    sharpSamples += 1
+                    sharpWorst = max(sharpWorst, abs(Polyline.value(of: a.sharpness, at: t) - Polyline.value(of: b.sharpness, at: t)))
+                }
             }
         }
         envelopeSamples = samples
         envelopeStep = step
         envelopeRMS = samples > 0 ? (squares / Double(samples)).squareRoot() : 0
         envelopeWorst = worst
+        sharpnessSamples = sharpSamples
+        sharpnessWorst = sharpWorst
     }
 
     /// Indices `0..<count`, each taken once: the first untaken one at or after an index and the
