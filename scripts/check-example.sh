@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds and runs Examples/SoundHaptics (run by .ci/run): TactusPlugin must bundle a valid AHAP
+# Builds and runs Examples/SoundHaptics (run by .ci/run): the app resolves swift-argument-parser
+# alone and TactusLive links no system library; TactusPlugin must bundle a valid AHAP
 # for every sound; touching one sound must reconvert only that sound; a harmony finding must
 # show as a build warning; a sound that is not audio must fail the build with a one-line
 # reason naming it.
@@ -22,6 +23,8 @@ resolved="$(swift package $scratch show-dependencies --format flatlist | grep -v
 test "$resolved" = "swift-argument-parser " \
     || { echo "check-example: the app resolves more than Tactus and swift-argument-parser: $resolved" >&2; exit 1; }
 ok "the app resolves Tactus and swift-argument-parser, nothing else"
+# What an app that embeds TactusLive links: no system library (FFTW, libsndfile), no package.
+(cd ../.. && python3 scripts/check_live_graph.py > /dev/null) && ok "TactusLive's module graph holds no system library and no package"
 out="$(swift run $scratch SoundHaptics 2>/dev/null)"
 echo "$out"
 test "$(echo "$out" | grep -c '\.ahap: 0 error')" -eq 3 && ok "three bundled AHAPs, each valid"
