@@ -26,10 +26,14 @@ deps:
 # Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
 # runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO), built from the
 # Tune/ package into the same folder, whose Tactus modules it reuses.
+# SWIFTC_FLAGS: compiler flags for `build` alone (CI's installable build passes -gnone: binaries
+# for the .deb check need no debug information, which is much of a debug build's time).
 TUNE = --package-path Tune --scratch-path $(SCRATCH)
+SWIFTC_FLAGS ?=
+XSWIFTC = $(foreach flag,$(SWIFTC_FLAGS),-Xswiftc $(flag))
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus
-	$(SWIFT) build -c $(CONFIG) $(STATIC) $(TUNE) --product tactus-tune
+	$(SWIFT) build -c $(CONFIG) $(STATIC) $(XSWIFTC) --scratch-path $(SCRATCH) --product tactus
+	$(SWIFT) build -c $(CONFIG) $(STATIC) $(XSWIFTC) $(TUNE) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
@@ -39,12 +43,14 @@ corpus: build
 
 # What .ci/run runs first. Its debug build (the executables, tactus-tool for the plugins and
 # tactus-peak-memory for the tests included) is the one the CI checks then run.
-# The Tune/ package is built first: `swift test --skip-build` finds the tests of the package built
-# last in the shared folder, and `tactus tune`'s tests run the `tactus-tune` it builds.
+# `swift test --skip-build` runs the tests of the package built last in the shared folder, so
+# each package's tests follow a build of that package (the Tune/ package's second build compiles
+# nothing); the Tune/ package is built first because `tactus tune`'s tests run its `tactus-tune`.
 test: deps
 	$(SWIFT) build --build-tests $(TUNE)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests $(TUNE)
 	$(SWIFT) test --skip-build $(TUNE)
 
 # The example app package: the build plugin bundles valid AHAPs, reconverts only what changed,
