@@ -5,11 +5,15 @@ CONFIG ?= release
 # Release binaries carry the Swift runtime and Foundation inside them: `tactus` then runs on
 # a machine without Swift, and each process starts in half the time (no dynamic linking of
 # the Swift libraries: about 10 ms less per `tactus convert`).
-STATIC ?= $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
-# SwiftPM's build folder (--scratch-path); the tool is $(BIN)/tactus. A build with the runtime
-# linked in and one without must not share a folder: SwiftPM then links objects compiled for
-# the other (seen with 6.3: "cannot find -l_FoundationCShims"). CI builds its installable
-# binaries in debug with the runtime linked in, in .build/static (see .ci/run).
+# RUNTIME=static links it into a debug build too, from the objects the tests' build compiled
+# (CI's install and .deb checks; only the two executables are linked again). Those objects were
+# compiled against the shared runtime, whose libraries bring their own dependencies, so the
+# static runtime's libraries they do not name are named here (Swift 6.3's FoundationEssentials:
+# its C shims and collections, and Synchronization); a toolchain that needs more fails to link.
+STATIC_RUNTIME = --static-swift-stdlib -Xlinker -l_FoundationCShims -Xlinker -l_FoundationCollections \
+	-Xlinker -lswiftSynchronization
+STATIC ?= $(if $(filter release,$(CONFIG)),--static-swift-stdlib,$(if $(filter static,$(RUNTIME)),$(STATIC_RUNTIME)))
+# SwiftPM's build folder (--scratch-path); the tool is $(BIN)/tactus.
 SCRATCH ?= .build
 BIN = $(SCRATCH)/$(CONFIG)
 # BUILT=1: the tools in $(BIN) are built already, so the checks that run them skip `build` (each
@@ -26,14 +30,10 @@ deps:
 # Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
 # runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO), built from the
 # Tune/ package into the same folder, whose Tactus modules it reuses.
-# SWIFTC_FLAGS: compiler flags for `build` alone (CI's installable build passes -gnone: binaries
-# for the .deb check need no debug information, which is much of a debug build's time).
 TUNE = --package-path Tune --scratch-path $(SCRATCH)
-SWIFTC_FLAGS ?=
-XSWIFTC = $(foreach flag,$(SWIFTC_FLAGS),-Xswiftc $(flag))
 build: deps
-	$(SWIFT) build -c $(CONFIG) $(STATIC) $(XSWIFTC) --scratch-path $(SCRATCH) --product tactus
-	$(SWIFT) build -c $(CONFIG) $(STATIC) $(XSWIFTC) $(TUNE) --product tactus-tune
+	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus
+	$(SWIFT) build -c $(CONFIG) $(STATIC) $(TUNE) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
 corpus: build
@@ -42,16 +42,15 @@ corpus: build
 	$(BIN)/tactus validate --quiet $$(find $(OUT) -name '*.ahap' | sort)
 
 # What .ci/run runs first. Its debug build (the executables, tactus-tool for the plugins and
-# tactus-peak-memory for the tests included) is the one the CI checks then run.
-# `swift test --skip-build` runs the tests of the package built last in the shared folder, so
-# each package's tests follow a build of that package (the Tune/ package's second build compiles
-# nothing); the Tune/ package is built first because `tactus tune`'s tests run its `tactus-tune`.
+# tactus-peak-memory for the tests included) is the one the CI checks then run. The Tune/ package
+# is built first because `tactus tune`'s tests run its `tactus-tune`; each package's test bundle
+# then runs one class per process on every core (scripts/run-tests.sh; `swift test` would run
+# them on one, and `swift test --skip-build` runs only the package built last in a shared folder).
 test: deps
 	$(SWIFT) build --build-tests $(TUNE)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(SWIFT) build --build-tests $(TUNE)
-	$(SWIFT) test --skip-build $(TUNE)
+	scripts/run-tests.sh .build/debug/TactusPackageTests.xctest
+	scripts/run-tests.sh .build/debug/TactusTunePackageTests.xctest
 
 # The example app package: the build plugin bundles valid AHAPs, reconverts only what changed,
 # and fails on a broken sound (scripts/check-example.sh).
@@ -171,9 +170,13 @@ SHAREDIR = $(DESTDIR)$(PREFIX)/share
 MANDATE = $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 VERSION = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/Tactus/Version.swift)
 
-# The man page, generated from the command definitions (swift-argument-parser's plugin, run on
-# the debug build so that it never replaces the static release binary).
-man: deps
+# The man pages, generated from the command definitions (swift-argument-parser's plugin, which
+# builds every product in debug first, so it never replaces the static release binary), again
+# only when a source changed: `make install` links a static debug build (RUNTIME=static) after
+# them, and `make deb` installs a second time.
+MAN_PAGES = .build/man/tactus.1 .build/man/tune.1
+man: $(MAN_PAGES)
+$(MAN_PAGES) &: $(shell find Sources Tune/Sources -name '*.swift') | deps
 	mkdir -p .build/man
 	for package in . Tune; do \
 		$(SWIFT) package --package-path $$package --scratch-path .build --allow-writing-to-directory .build/man \
@@ -183,8 +186,9 @@ man: deps
 
 # The tool (`tactus` and `tactus-tune` side by side), its presets (found through
 # share/tactus/Presets), the man pages and bash/zsh/fish completions, each where it belongs
-# under $(PREFIX).
-install: $(TOOLS) man
+# under $(PREFIX). The man pages come first: their plugin's debug build would replace a static
+# debug build made before it.
+install: man $(TOOLS)
 	install -d $(BINDIR) $(SHAREDIR)/tactus/Presets $(SHAREDIR)/man/man1 \
 		$(SHAREDIR)/bash-completion/completions $(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
 	install -m 755 $(BIN)/tactus $(BINDIR)/tactus

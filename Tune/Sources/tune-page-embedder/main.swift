@@ -52,6 +52,9 @@ for index in stride(from: 1, to: arguments.count, by: 2) {
 }
 lines += ["}", ""]
 let output = lines.joined(separator: "\n")
+// An unchanged source is left as it is, so that `TactusTune` is not compiled again: the tool
+// runs whenever it was linked again (as when another package builds in the same folder).
+if contents(of: arguments[0]) == output { exit(0) }
 guard let file = fopen(arguments[0], "wb") else { fail("\(arguments[0]): cannot be written") }
 let written = output.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
 guard written == output.utf8.count, fclose(file) == 0 else { fail("\(arguments[0]): cannot be written") }
