@@ -134,8 +134,10 @@ public final class SoundStarts {
     private func process(_ samples: UnsafePointer<Float>, count: Int) {
         let loudest = blockPeak(samples, count: count)
         if loudest.isFinite { peak = max(peak, loudest) }
+        // Levels start at full scale: a peak above it keeps level 0 and those within the range.
         let lowestKept = peak > 0
-            ? Int(((Double(-log2(peak)) + Self.keptRangeDb / 6.0206) * Double(Self.levelsPerBinade)).rounded(.up)) : Self.levelCount
+            ? max(0, Int(((Double(-log2(peak)) + Self.keptRangeDb / 6.0206) * Double(Self.levelsPerBinade)).rounded(.up)))
+            : Self.levelCount
         // Only the levels between the last block's lowest crossed level and this one's change.
         let crossed = Self.levels.partitioningIndex { $0 <= loudest }
         for j in crossed..<max(crossed, crossedFrom) where j <= lowestKept {

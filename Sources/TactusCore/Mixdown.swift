@@ -1,7 +1,16 @@
 /// Averages interleaved channels into mono for analysis, replacing non-finite samples
-/// (NaN or ±Inf from broken plugins) with silence so they cannot poison the analysis.
+/// (NaN or ±Inf from broken plugins) with silence and holding wild ones at ±`sampleLimit`, so
+/// that neither can poison the analysis (a square or a filter state that overflows to ±Inf
+/// would silence everything after it, and a live stream for good).
 public enum Mixdown {
-    /// The mean of the channels of each frame, non-finite samples counted as 0.
+    /// The largest magnitude a sample is analysed at: 8 (+18 dB over full scale). Floating-point
+    /// files may legally exceed 1, and hot masters do by a few dB, which stays as it is; a wild
+    /// value (3e38 from a broken plugin) held here stays within the transients' 40 dB relative
+    /// gate of the sound around it instead of hiding it, and its square is far inside Float's range.
+    public static let sampleLimit: Float = 8
+
+    /// The mean of the channels of each frame, non-finite samples counted as 0 and the others
+    /// held within ±`sampleLimit`.
     /// - Parameters:
     ///   - interleaved: at least `frames × channels` samples.
     ///   - frames: the frames to mix.
@@ -28,26 +37,28 @@ public enum Mixdown {
     }
 
     /// The mean of `channels` samples per frame (`sample(frame, channel)`), non-finite ones
-    /// counted as 0: halved for two channels, summed in channel order and scaled otherwise.
+    /// counted as 0 and the others held within ±`sampleLimit`: halved for two channels, summed in channel order and scaled otherwise.
     @inline(__always)
     private static func mix(frames: Int, channels: Int, into mono: UnsafeMutableBufferPointer<Float>,
                             _ sample: (Int, Int) -> Float) {
         switch channels {
         case 1:
-            for i in 0..<frames { mono[i] = finite(sample(i, 0)) }
+            for i in 0..<frames { mono[i] = bounded(sample(i, 0)) }
         case 2:  // the common case, without the inner loop
-            for i in 0..<frames { mono[i] = (finite(sample(i, 0)) + finite(sample(i, 1))) * 0.5 }
+            for i in 0..<frames { mono[i] = (bounded(sample(i, 0)) + bounded(sample(i, 1))) * 0.5 }
         default:
             let scale = 1 / Float(channels)
             for i in 0..<frames {
                 var sum: Float = 0
-                for c in 0..<channels { sum += finite(sample(i, c)) }
+                for c in 0..<channels { sum += bounded(sample(i, c)) }
                 mono[i] = sum * scale
             }
         }
     }
 
-    @inline(__always) static func finite(_ x: Float) -> Float { x.isFinite ? x : 0 }
+    @inline(__always) static func bounded(_ x: Float) -> Float {
+        x.isFinite ? min(max(x, -sampleLimit), sampleLimit) : 0
+    }
 
     /// The same mix from 16-bit samples, scaled as libsndfile scales them to float
     /// (÷ 32768): the channels are summed as integers, so the result is bit for bit what

@@ -72,6 +72,16 @@ final class RobustnessSignalTests: RobustnessTestCase {
         XCTAssertFalse(converted.continuousEvents.isEmpty, "a full-scale tone is felt")
     }
 
+    /// Floating-point files may hold any value: a sample of 3e38 between clicks (a broken
+    /// plugin's) neither crashes the analysis nor takes the clicks before it away.
+    func testAWildFloatSampleConvertsAndKeepsTheClicksBeforeIt() throws {
+        var samples = Signals.clicks(at: [0.2, 0.4], seconds: 1, sampleRate: 44_100)
+        samples[Int(0.7 * 44_100)] = 3e38
+        let converted = try assertConverted(write(samples, to: "wild.wav", format: .wavFloat))
+        let score = OnsetScore(detected: converted.transientTimes, truth: [0.2, 0.4], tolerance: 0.01)
+        XCTAssertEqual(score.truePositives, 2, "\(score)")
+    }
+
     // MARK: Names
 
     private func assertConvertsName(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
