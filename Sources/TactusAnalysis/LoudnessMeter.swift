@@ -97,17 +97,12 @@ public final class LoudnessMeter {
         let p = Float(weighting.highPassPole)
         pole = p
         poles = SIMD4(p, p * p, p * p * p, p * p * p * p)
-        let bins = geometry.fftSize / 2 + 1
-        var weights = [Float](repeating: 0, count: (bins + 3) & ~3)
-        for b in 0..<bins {
-            let side: Double = b == 0 || b == bins - 1 ? 1 : 2
-            let omega = 2 * Double.pi * Double(b) / Double(geometry.fftSize)
-            weights[b] = Float(side * (weighting.power(atRadians: omega) - weighting.sectionsPower(atRadians: omega)))
+        let tables = Self.tables.value(for: TableKey(sampleRate: rate, fftSize: geometry.fftSize,
+                                                     windowLength: geometry.windowLength)) {
+            Tables(geometry: geometry, weighting: weighting)
         }
-        shelfWeights = weights
-        let window = STFT.window(length: geometry.windowLength)
-        let scale = Double(SpectralFrame.spectrumScale * SpectralFrame.spectrumScale) * Double(geometry.fftSize)
-        windowPower = window.map { Float(scale * Double($0) * Double($0)) }
+        shelfWeights = tables.shelfWeights
+        windowPower = tables.windowPower
         halfWindow = geometry.windowLength / 2
         // Room for the last block, the slot being summed and the samples pushed before the
         // frames that cover them arrive (a chunk, half a window, half a hop, and the DC
@@ -120,6 +115,35 @@ public final class LoudnessMeter {
     }
 
     deinit { ring.deallocate() }
+
+    /// What `tables` keeps a meter's weights by: they depend on nothing else.
+    private struct TableKey: Hashable {
+        var sampleRate: Double, fftSize: Int, windowLength: Int
+    }
+
+    /// `shelfWeights` and `windowPower` for one geometry.
+    private struct Tables {
+        let shelfWeights: [Float]
+        let windowPower: [Float]
+
+        init(geometry: FrameGeometry, weighting: KWeighting) {
+            let bins = geometry.fftSize / 2 + 1
+            var weights = [Float](repeating: 0, count: (bins + 3) & ~3)
+            for b in 0..<bins {
+                let side: Double = b == 0 || b == bins - 1 ? 1 : 2
+                let omega = 2 * Double.pi * Double(b) / Double(geometry.fftSize)
+                weights[b] = Float(side * (weighting.power(atRadians: omega) - weighting.sectionsPower(atRadians: omega)))
+            }
+            shelfWeights = weights
+            let window = STFT.window(length: geometry.windowLength)
+            let scale = Double(SpectralFrame.spectrumScale * SpectralFrame.spectrumScale) * Double(geometry.fftSize)
+            windowPower = window.map { Float(scale * Double($0) * Double($0)) }
+        }
+    }
+
+    /// The weights of every geometry met so far, each made once per process (a thousand
+    /// cosines and more per geometry; a batch meets the same few again and again).
+    private static let tables = ProcessCache<TableKey, Tables>()
 
     /// Measures the next raw mono samples (−1…1, before any DC blocking); at most
     /// `OnsetDetector.maxChunk` ahead of the frames the STFT has made of them.

@@ -184,10 +184,17 @@ public final class STFT {
     }
 
     /// The frames' window: periodic Hann, scaled to sum to 2 so that magnitudes are
-    /// independent of the window length.
+    /// independent of the window length. Made once per length per process.
     /// - Parameter length: samples per frame.
     /// - Returns: `length` weights.
     static func window(length n: Int) -> [Float] {
+        windows.value(for: n) { makeWindow(length: n) }
+    }
+
+    private static let windows = ProcessCache<Int, [Float]>()
+
+    /// `window(length:)`'s weights, computed.
+    private static func makeWindow(length n: Int) -> [Float] {
         let hann = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
         let sum = hann.reduce(0, +)
         return hann.map { Float($0 / sum * 2) }

@@ -92,43 +92,75 @@ public enum CurveSimplifier {
     private static func fewestPoints(from first: Int, to last: Int, tolerance: Double,
                                      point: (Int) -> HapticTrack.Point) -> [HapticTrack.Point] {
         let points = (first...last).map(point)
-        let n = points.count
-        var fewest = [Int32](repeating: .max, count: n)
-        var parent = [Int32](repeating: 0, count: n)
-        var cost = [Double](repeating: 0, count: n)
-        fewest[0] = 0
-        for i in 0..<(n - 1) {
-            let steps = fewest[i] + 1
-            var cone = SlopeCone(from: points[i], tolerance: tolerance)
-            // Sums over the points strictly between i and j, relative to point i (u: time,
-            // w: value), from which a segment's squared error is Σw² − 2sΣwu + s²Σu².
-            var sww = 0.0, swu = 0.0, suu = 0.0
-            for j in (i + 1)..<min(n, i + 1 + longestReach) {
-                if j > i + 1 {
-                    let u = points[j - 1].time - points[i].time, w = points[j - 1].value - points[i].value
-                    sww += w * w; swu += w * u; suu += u * u
-                }
-                if steps <= fewest[j] {
-                    // The slope is nil at the anchor's time: such a point stays within the cone.
-                    // A segment to the next point drops nothing, so it is always allowed (even
-                    // where a non-finite value leaves every cone).
-                    let slope = cone.slope(to: points[j])
-                    if j == i + 1 || slope.map(cone.contains) ?? true {
-                        let s = slope ?? 0
-                        let error = cost[i] + max(0, sww - 2 * s * swu + s * s * suu)
-                        if steps < fewest[j] || error < cost[j] {
-                            fewest[j] = steps; parent[j] = Int32(i); cost[j] = error
-                        }
-                    }
-                }
-                cone.narrow(to: points[j])
-                if cone.isEmpty { break }
-            }
+        let (time, value) = (points.map(\.time), points.map(\.value))
+        let parent = time.withUnsafeBufferPointer { time in
+            value.withUnsafeBufferPointer { value in shortestPath(time: time, value: value, tolerance: tolerance) }
         }
         var path: [HapticTrack.Point] = []
-        var j = n - 1
+        var j = points.count - 1
         while j > 0 { path.append(points[j]); j = Int(parent[j]) }
         return path.reversed()
+    }
+
+    /// `fewestPoints`' search over the points' times and values (same count, at least two):
+    /// for each point, the one before it on the chosen path from the first. The arithmetic is
+    /// `SlopeCone`'s, term for term, on flat arrays: the search visits up to `longestReach`
+    /// pairs per point, so its loop is most of the simplifier's time.
+    private static func shortestPath(time: UnsafeBufferPointer<Double>, value: UnsafeBufferPointer<Double>,
+                                     tolerance: Double) -> [Int32] {
+        let n = time.count
+        var parent = [Int32](repeating: 0, count: n)
+        let fewest = UnsafeMutableBufferPointer<Int32>.allocate(capacity: n)
+        let cost = UnsafeMutableBufferPointer<Double>.allocate(capacity: n)
+        defer {
+            fewest.deallocate()
+            cost.deallocate()
+        }
+        fewest.initialize(repeating: .max)
+        cost.initialize(repeating: 0)
+        fewest[0] = 0
+        parent.withUnsafeMutableBufferPointer { parent in
+            for i in 0..<(n - 1) {
+                let steps = fewest[i] &+ 1, (ti, vi, base) = (time[i], value[i], cost[i])
+                // The cone of slopes from point i that pass within the tolerance of every point so far.
+                var (low, high) = (-Double.infinity, Double.infinity)
+                // Sums over the points strictly between i and j, relative to point i (u: time,
+                // w: value), from which a segment's squared error is Σw² − 2sΣwu + s²Σu².
+                var sww = 0.0, swu = 0.0, suu = 0.0
+                var j = i &+ 1
+                let end = min(n, i &+ 1 &+ longestReach)
+                while j < end {
+                    if j > i &+ 1 {
+                        let u = time[j &- 1] - ti, w = value[j &- 1] - vi
+                        sww += w * w; swu += w * u; suu += u * u
+                    }
+                    let dt = time[j] - ti
+                    if steps <= fewest[j] {
+                        // A point at the anchor's time has no slope and stays within the cone
+                        // (slope 0 in the error). A segment to the next point drops nothing, so
+                        // it is always allowed (even where a non-finite value leaves every cone).
+                        var (s, allowed) = (0.0, true)
+                        if dt > 0 {
+                            s = (value[j] - vi) / dt
+                            allowed = j == i &+ 1 || (s >= low && s <= high)
+                        }
+                        if allowed {
+                            let error = base + max(0, sww - 2 * s * swu + s * s * suu)
+                            if steps < fewest[j] || error < cost[j] {
+                                fewest[j] = steps; parent[j] = Int32(truncatingIfNeeded: i); cost[j] = error
+                            }
+                        }
+                    }
+                    if dt > 0 {
+                        low = max(low, (value[j] - tolerance - vi) / dt)
+                        high = min(high, (value[j] + tolerance - vi) / dt)
+                        if low > high { break }
+                    }
+                    j &+= 1
+                }
+            }
+        }
+        return parent
     }
 }
 

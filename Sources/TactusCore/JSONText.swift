@@ -10,40 +10,41 @@ public enum JSONText {
     /// - Parameter s: any text.
     /// - Returns: the literal, quotes included.
     public static func quote(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendQuoted(s, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `quote(s)` to `out`.
+    /// Appends `quote(s)` to `out` as UTF-8.
     /// - Parameters:
     ///   - s: any text.
-    ///   - out: the text the literal is appended to.
-    static func appendQuoted(_ s: String, to out: inout String) {
+    ///   - out: the bytes the literal is appended to.
+    static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         // Most strings (identifiers, file names) need no escape: copied whole.
         if !needsEscape(s) {
-            out += "\""
-            out += s
-            out += "\""
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
             return
         }
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        // Byte by byte: the bytes escaped are ASCII, and no byte of a multi-byte UTF-8
+        // sequence is, so every other byte is copied as it is.
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case _ where byte < 0x20:
+                let hex = String(byte, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Whether `s` holds a quote, a backslash or a control character, which a JSON string
@@ -62,31 +63,31 @@ public enum JSONText {
     ///   - digits: decimals, 0…9.
     /// - Returns: the number's text.
     public static func fixed(_ value: Double, digits: Int) -> String {
-        var text = ""
+        var text: [UInt8] = []
         appendFixed(value, digits: digits, to: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// Appends `fixed(value, digits:)` to `out`, without intermediate strings.
+    /// Appends `fixed(value, digits:)` to `out` as UTF-8, without intermediate strings.
     /// - Parameters:
     ///   - value: a finite number.
     ///   - digits: decimals, 0…9.
-    ///   - out: the text the number is appended to.
-    static func appendFixed(_ value: Double, digits: Int, to out: inout String) {
+    ///   - out: the bytes the number is appended to.
+    static func appendFixed(_ value: Double, digits: Int, to out: inout [UInt8]) {
         precondition(value.isFinite, "JSON has no NaN or infinity, got \(value)")
         let scaled = (value * powersOfTen[digits]).rounded()
         if scaled == 0 {
-            out += "0"
+            out.append(UInt8(ascii: "0"))
             return
         }
         guard abs(scaled) < integerLimit else {
-            out += plainDecimal(value.description)
+            out.append(contentsOf: plainDecimal(value.description).utf8)
             return
         }
         // Integer arithmetic on the scaled value: whole part, then the fraction without its
         // trailing zeros, zero-padded on the left.
         let magnitude = UInt64(abs(scaled)), unit = UInt64(powersOfTen[digits])
-        if scaled < 0 { out += "-" }
+        if scaled < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(magnitude / unit, width: 1, to: &out)
         var fraction = magnitude % unit, width = digits
         while width > 0, fraction % 10 == 0 {
@@ -94,13 +95,13 @@ public enum JSONText {
             width -= 1
         }
         if width > 0 {
-            out += "."
+            out.append(UInt8(ascii: "."))
             appendDigits(fraction, width: width, to: &out)
         }
     }
 
     /// The decimal digits of `n`, zero-padded on the left to at least `width` (≤ 20).
-    private static func appendDigits(_ n: UInt64, width: Int, to out: inout String) {
+    private static func appendDigits(_ n: UInt64, width: Int, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var n = n, start = buffer.count
             repeat {
@@ -108,7 +109,7 @@ public enum JSONText {
                 buffer[start] = UInt8(ascii: "0") + UInt8(n % 10)
                 n /= 10
             } while n > 0 || buffer.count - start < width
-            out += String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 

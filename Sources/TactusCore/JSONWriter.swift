@@ -55,7 +55,9 @@ public struct JSONWriter {
         var count = 0
     }
 
-    private var buffer = ""
+    /// The text not yet handed on, as UTF-8 (appending bytes costs a fraction of appending
+    /// to a `String`).
+    private var buffer: [UInt8] = []
     private var open: [Container] = []
     /// How many of the open containers are `hanging` (they add no indentation).
     private var openHanging = 0
@@ -106,7 +108,7 @@ public struct JSONWriter {
         var writer = JSONWriter(pieceBytes: .max, sink: nil)
         write(&writer)
         writer.finishDocument(endingWithNewline: endingWithNewline)
-        return writer.buffer
+        return String(decoding: writer.buffer, as: UTF8.self)
     }
 
     // MARK: - Structure
@@ -142,12 +144,12 @@ public struct JSONWriter {
         let colon = open[open.count - 1].layout == .compact ? "\":" : "\": "
         if JSONText.needsEscape(name) {
             JSONText.appendQuoted(name, to: &buffer)
-            buffer += colon.dropFirst()
+            write(colon.dropFirst())
         } else {
             // The common case in one append less: `"`, the name, `": `.
-            buffer += "\""
-            buffer += name
-            buffer += colon
+            buffer.append(UInt8(ascii: "\""))
+            write(name)
+            write(colon)
         }
         keyPending = true
     }
@@ -169,13 +171,13 @@ public struct JSONWriter {
         startValue()
         switch format {
         case .shortest:
-            buffer += JSONText.shortest(value)
+            write(JSONText.shortest(value))
         case .fixed(let digits):
             JSONText.appendFixed(value, digits: digits, to: &buffer)
         case .fixedWithPoint(let digits):
-            let start = buffer.utf8.count
+            let start = buffer.count
             JSONText.appendFixed(value, digits: digits, to: &buffer)
-            if !buffer.utf8.dropFirst(start).contains(UInt8(ascii: ".")) { buffer += ".0" }
+            if !buffer[start...].contains(UInt8(ascii: ".")) { write(".0") }
         }
         flushIfFull()
     }
@@ -184,7 +186,7 @@ public struct JSONWriter {
     /// - Parameter value: the number.
     public mutating func number(_ value: Int) {
         startValue()
-        buffer += String(value)
+        write(String(value))
         flushIfFull()
     }
 
@@ -192,14 +194,14 @@ public struct JSONWriter {
     /// - Parameter value: the flag.
     public mutating func bool(_ value: Bool) {
         startValue()
-        buffer += value ? "true" : "false"
+        write(value ? "true" : "false")
         flushIfFull()
     }
 
     /// Writes `null`.
     public mutating func null() {
         startValue()
-        buffer += "null"
+        write("null")
         flushIfFull()
     }
 
@@ -316,7 +318,7 @@ public struct JSONWriter {
     private mutating func begin(isObject: Bool, layout: JSONLayout) {
         if case .wrapped(let perLine) = layout { precondition(perLine >= 1, "wrap at least one item per line") }
         startValue()
-        buffer += isObject ? "{" : "["
+        buffer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         open.append(Container(isObject: isObject, layout: layout))
         if layout == .hanging { openHanging += 1 }
     }
@@ -328,11 +330,11 @@ public struct JSONWriter {
         if container.count > 0 {
             switch container.layout {
             case .lines: newline(depth: indentDepth)
-            case .padded: buffer += " "
+            case .padded: buffer.append(UInt8(ascii: " "))
             case .inline, .compact, .wrapped, .hanging: break
             }
         }
-        buffer += isObject ? "}" : "]"
+        buffer.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         flushIfFull()
     }
 
@@ -361,15 +363,15 @@ public struct JSONWriter {
         switch container.layout {
         case .lines:
             newline(depth: indentDepth, afterComma: !first)
-        case .inline: if !first { buffer += ", " }
-        case .padded: buffer += first ? " " : ", "
-        case .compact: if !first { buffer += "," }
+        case .inline: if !first { write(", ") }
+        case .padded: write(first ? " " : ", ")
+        case .compact: if !first { buffer.append(UInt8(ascii: ",")) }
         case .wrapped(let perLine):
             if first { break }
             if container.count % perLine == 0 {
                 newline(depth: indentDepth, afterComma: true)
             } else {
-                buffer += ", "
+                write(", ")
             }
         case .hanging:
             if !first { newline(depth: indentDepth, afterComma: true) }
@@ -383,33 +385,38 @@ public struct JSONWriter {
     /// deep, in one append for depths up to 15.
     private mutating func newline(depth: Int, afterComma: Bool = false) {
         if depth < Self.lineStarts.count {
-            buffer += afterComma ? Self.commaLineStarts[depth] : Self.lineStarts[depth]
+            buffer.append(contentsOf: afterComma ? Self.commaLineStarts[depth] : Self.lineStarts[depth])
         } else {
-            buffer += (afterComma ? ",\n" : "\n") + String(repeating: "  ", count: depth)
+            write((afterComma ? ",\n" : "\n") + String(repeating: "  ", count: depth))
         }
     }
 
     /// A line break and the indentation of each depth up to 15 (deeper ones are made when needed).
-    private static let lineStarts = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
+    private static let lineStarts = (0..<16).map { Array(("\n" + String(repeating: "  ", count: $0)).utf8) }
     /// `lineStarts`, each after a comma.
-    private static let commaLineStarts = lineStarts.map { "," + $0 }
+    private static let commaLineStarts = lineStarts.map { [UInt8(ascii: ",")] + $0 }
+
+    /// Appends `text` as UTF-8.
+    private mutating func write(_ text: some StringProtocol) {
+        buffer.append(contentsOf: text.utf8)
+    }
 
     private mutating func finishDocument(endingWithNewline: Bool) {
         precondition(open.isEmpty && !keyPending, "a document ended inside a container")
-        if endingWithNewline { buffer += "\n" }
+        if endingWithNewline { buffer.append(UInt8(ascii: "\n")) }
     }
 
     // MARK: - Pieces
 
     private mutating func flushIfFull() {
-        if buffer.utf8.count >= pieceBytes { flush() }
+        if buffer.count >= pieceBytes { flush() }
     }
 
     /// Hands the gathered text to the sink, unless it has failed.
     private mutating func flush() {
         guard let sink, !buffer.isEmpty else { return }
         if sinkError == nil {
-            do { try sink(buffer) } catch { sinkError = error }
+            do { try sink(String(decoding: buffer, as: UTF8.self)) } catch { sinkError = error }
         }
         buffer.removeAll(keepingCapacity: true)
     }

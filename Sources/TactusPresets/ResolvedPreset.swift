@@ -25,6 +25,9 @@ public struct ResolvedPreset {
     /// The command-line overrides applied, as sorted `section.key=value` (recorded in AHAP
     /// metadata so `--preset-from` can repeat them).
     public let overrides: [String]
+    /// A short, stable fingerprint of the resolved values (FNV-1a 64 of `canonicalLines`,
+    /// 16 hex digits), made once with the preset: a batch reads it for every file.
+    public let hash: String
 
     /// Resolves `files` (root ancestor first, the preset itself, then command-line overrides
     /// last) in order: parameter default → method default → each file → overrides.
@@ -110,6 +113,7 @@ public struct ResolvedPreset {
         declaredSections = sections
         self.sections = FeelSettings.effective(sections)
         self.origins = origins
+        hash = Self.fingerprint(Self.canonicalLines(method, self.sections))
     }
 
     /// The values `section`'s part runs with (after the `feel` controls).
@@ -147,20 +151,23 @@ public struct ResolvedPreset {
     /// that the hash covers, so two runs agree on "same preset" exactly when every value
     /// agrees. The `feel` controls count through the values they move (they are not listed
     /// themselves), so presets that play alike hash alike and `feel` at 0 changes no hash.
-    public var canonicalLines: [String] {
+    public var canonicalLines: [String] { Self.canonicalLines(onsetMethod, sections) }
+
+    /// `canonicalLines` of these values.
+    private static func canonicalLines(_ onsetMethod: any OnsetMethod.Type, _ sections: [String: ParameterSet]) -> [String] {
         var lines = ["onset.method = \"\(onsetMethod.id)\""]
         for section in PresetSections.all where section.path != FeelSettings.id {
-            let set = parameters(section.path)
+            guard let set = sections[section.path] else { preconditionFailure("no preset section \(section.path)") }
             for key in set.values.keys.sorted() { lines.append("\(section.path).\(key) = \(set.values[key]!)") }
         }
         return lines
     }
 
-    /// A short, stable fingerprint of the resolved values (FNV-1a 64, hex).
-    public var hash: String {
+    /// The fingerprint of `lines` joined by newlines: FNV-1a 64 as 16 hex digits.
+    private static func fingerprint(_ lines: [String]) -> String {
         // As `String(printf: "%016llx")` wrote it, without its variadic arguments (whose
         // conformance look-ups cost more at start-up than the rest of the fingerprint).
-        let hex = String(fnv1a64(canonicalLines.joined(separator: "\n")), radix: 16)
+        let hex = String(fnv1a64(lines.joined(separator: "\n")), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
