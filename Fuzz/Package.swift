@@ -6,7 +6,8 @@ import PackageDescription
 // they read through every writer), gamepad rumble timelines (reader, validator, written again),
 // rendered drive signals and Android's haptic Ogg (readers, validators, libsndfile's decoder),
 // what validate --audio and preview do with a pattern (harmony
-// check, preview evaluation and drawing), and presets (JSON and --set). A separate package so the fuzzer's
+// check, preview evaluation and drawing), presets (JSON and --set), and arbitrary samples through
+// the analysis and mapping, offline and live. A separate package so the fuzzer's
 // unsafe flags never reach the main package's builds. See README.md.
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
 let linking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
@@ -45,6 +46,13 @@ let package = Package(
                           dependencies: ["FuzzDriver", .product(name: "TactusAudio", package: "Tactus"),
                                          .product(name: "TactusCore", package: "Tactus"),
                                          .product(name: "TactusRender", package: "Tactus")],
+                          swiftSettings: fuzzing, linkerSettings: linking),
+        .executableTarget(name: "FuzzSamples",
+                          dependencies: ["FuzzDriver", .product(name: "TactusAnalysis", package: "Tactus"),
+                                         .product(name: "TactusCore", package: "Tactus"),
+                                         .product(name: "TactusLive", package: "Tactus"),
+                                         .product(name: "TactusMapping", package: "Tactus"),
+                                         .product(name: "TactusPresets", package: "Tactus")],
                           swiftSettings: fuzzing, linkerSettings: linking),
         .executableTarget(name: "FuzzPreset",
                           dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],

@@ -2,13 +2,13 @@
 # Builds the fuzzers, with libFuzzer coverage and AddressSanitizer on the Tactus code
 # under test as well as on the targets, then fuzzes one target.
 #
-#   Fuzz/fuzz.sh ahap|haptic|rumble|rendered|preview|config|preset [seconds=600] [extra libFuzzer flags…]
+#   Fuzz/fuzz.sh ahap|haptic|rumble|rendered|preview|config|preset|samples [seconds=600] [extra libFuzzer flags…]
 #
 # New interesting inputs go to .build/corpus/<target> (the committed seeds in
 # Corpus/<target> are only read); crashes, leaks and timeouts go to findings/.
 set -eu
 cd "$(dirname "$0")"
-target=${1:?usage: fuzz.sh ahap|haptic|rumble|rendered|preview|config|preset [seconds] [libFuzzer flags]}
+target=${1:?usage: fuzz.sh ahap|haptic|rumble|rendered|preview|config|preset|samples [seconds] [libFuzzer flags]}
 seconds=${2:-600}
 shift $(( $# < 2 ? $# : 2 ))
 case $target in
@@ -19,7 +19,8 @@ case $target in
     preview) product=FuzzPreview; seeds=ahap ;;
     config) product=FuzzConfig ;;
     preset) product=FuzzPreset ;;
-    *) echo "fuzz.sh: unknown target $target (ahap, haptic, rumble, rendered, preview, config or preset)" >&2; exit 64 ;;
+    samples) product=FuzzSamples ;;
+    *) echo "fuzz.sh: unknown target $target (ahap, haptic, rumble, rendered, preview, config, preset or samples)" >&2; exit 64 ;;
 esac
 swift build -c release --product "$product" -Xswiftc -sanitize=fuzzer,address >&2
 mkdir -p ".build/corpus/$target" findings
