@@ -27,6 +27,10 @@ public final class LiveAnalysis {
         public var weightedOctaves: Float
     }
 
+    /// Called with each released onset and the stream position from which it is known, in
+    /// samples.
+    public typealias OnsetRelease = (DetectedOnset, Int) -> Void
+
     /// Window, hop and FFT size in samples at this signal's rate.
     public let geometry: FrameGeometry
     /// Frames a frame waits for before it is judged (`PeakPicker.lookahead`).
@@ -70,7 +74,7 @@ public final class LiveAnalysis {
     ///   - frame: called with each frame that became complete, in order.
     ///   - onset: called with each onset released, after the frame that released it, and the
     ///     stream position from which it is known, in samples: that frame's end.
-    public func push(_ samples: UnsafeBufferPointer<Float>, frame: (Frame) -> Void, onset: (DetectedOnset, Int) -> Void) {
+    public func push(_ samples: UnsafeBufferPointer<Float>, frame: (Frame) -> Void, onset: OnsetRelease) {
         sampleCount += samples.count
         var start = 0
         while start < samples.count {
@@ -88,7 +92,7 @@ public final class LiveAnalysis {
     ///   - frame: called with each remaining frame, in order.
     ///   - onset: called with each onset released by them and the stream position from which
     ///     it is known, in samples (the end of its frame, or of the signal).
-    public func finish(frame: (Frame) -> Void, onset: (DetectedOnset, Int) -> Void) {
+    public func finish(frame: (Frame) -> Void, onset: OnsetRelease) {
         analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) }, frame: frame, onset: onset)
         stft.finish { analyse($0, frame: frame, onset: onset) }
         _ = loudness.finish()
@@ -96,7 +100,7 @@ public final class LiveAnalysis {
         onsets.release { onset($0, sampleCount) }
     }
 
-    private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: (DetectedOnset, Int) -> Void) {
+    private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: OnsetRelease) {
         filtered.withUnsafeBufferPointer { buffer in
             let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
             onsets.append(samples: piece)
@@ -104,7 +108,7 @@ public final class LiveAnalysis {
         }
     }
 
-    private func analyse(_ spectral: SpectralFrame, frame: (Frame) -> Void, onset: (DetectedOnset, Int) -> Void) {
+    private func analyse(_ spectral: SpectralFrame, frame: (Frame) -> Void, onset: OnsetRelease) {
         let moments = BandMoments(of: spectral, minHz: minHz, maxHz: maxHz)
         frame(Frame(index: spectral.index, levelDb: spectral.levelDb, centroidHz: moments.centroid,
                     weightedOctaves: moments.weightedOctaves(of: spectral)))
