@@ -64,11 +64,14 @@ public struct AttackLocator: TunablePart {
     }
 
     /// Locates the attack detected by the frame centred on `centre`, never before `notBefore`,
-    /// reading the waveform through `scratch` (at least `reach` samples; nothing is allocated).
-    func locate(centre: Int, notBefore: Int, in history: SampleHistory, scratch: UnsafeMutableBufferPointer<Float>) -> Attack {
+    /// reading the waveform through `scratch` (at least `reach` samples; nothing is allocated)
+    /// up to the hop after the frame's span, or up to `end` (a sample index) where that is
+    /// earlier: a live stream deciding on its newest frame has heard no further.
+    func locate(centre: Int, notBefore: Int, end: Int = .max, in history: SampleHistory,
+                scratch: UnsafeMutableBufferPointer<Float>) -> Attack {
         let half = geometry.windowLength / 2
         let from = max(notBefore, centre - half - searchBack)
-        let (start, count) = history.window(from: from, to: centre + half + geometry.hop, into: scratch)
+        let (start, count) = history.window(from: from, to: min(end, centre + half + geometry.hop), into: scratch)
         let x = UnsafeBufferPointer(rebasing: scratch[0..<count])
         guard !x.isEmpty else { return Attack(sample: max(centre, notBefore), peak: 0) }
 

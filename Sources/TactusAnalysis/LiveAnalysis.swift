@@ -1,7 +1,9 @@
 import TactusCore
 
 /// The analysis as a live stream runs it: push mono blocks of any size, get each frame's
-/// features as soon as the frame is complete and each onset as soon as its frame is judged.
+/// features as soon as the frame is complete and each onset as soon as its frame is judged
+/// (`lookaheadFrames` after it), or, with `peaks.liveDecision` `rise`, as soon as the frame
+/// where it rises is complete (`PeakPicker.isRising`).
 ///
 /// The frames, their features and the onsets' rules 1–5 are the offline pass's
 /// (`AnalysisSession`): the same DC blocker, STFT, analyzers, peak picker and attack locator,
@@ -24,6 +26,10 @@ public final class LiveAnalysis {
         /// Weighted centroid, log2 Hz; 0 for a silent frame (`CentroidAnalyzer.weightedOutput`).
         public var weightedOctaves: Float
     }
+
+    /// Called with each released onset and the stream position from which it is known, in
+    /// samples.
+    public typealias OnsetRelease = (DetectedOnset, Int) -> Void
 
     /// Window, hop and FFT size in samples at this signal's rate.
     public let geometry: FrameGeometry
@@ -53,8 +59,10 @@ public final class LiveAnalysis {
         loudness = LoudnessMeter(geometry: geometry)
     }
 
-    /// How far past an onset's frame centre the signal must have come before the onset is
-    /// known, in samples: the look-ahead frames and the half window after the last one's centre.
+    /// How far past an onset's frame centre the signal must have come before the picker has
+    /// judged it, in samples: the look-ahead frames and the half window after the last one's
+    /// centre. An onset released on its rising frame (`peaks.liveDecision` `rise`) is known
+    /// half a window after that frame's centre.
     public var lookaheadSamples: Int { lookaheadFrames * geometry.hop + (geometry.windowLength - geometry.windowLength / 2) }
 
     /// The loudest momentary loudness (BS.1770) read so far, in LUFS (`LoudnessMeter.loudestSoFar`).
@@ -64,8 +72,9 @@ public final class LiveAnalysis {
     /// - Parameters:
     ///   - samples: the next samples of the signal, in order.
     ///   - frame: called with each frame that became complete, in order.
-    ///   - onset: called with each onset released, after the frame that released it.
-    public func push(_ samples: UnsafeBufferPointer<Float>, frame: (Frame) -> Void, onset: (DetectedOnset) -> Void) {
+    ///   - onset: called with each onset released, after the frame that released it, and the
+    ///     stream position from which it is known, in samples: that frame's end.
+    public func push(_ samples: UnsafeBufferPointer<Float>, frame: (Frame) -> Void, onset: OnsetRelease) {
         sampleCount += samples.count
         var start = 0
         while start < samples.count {
@@ -81,16 +90,17 @@ public final class LiveAnalysis {
     /// Ends the signal: the last frames are analysed and judged. Call once.
     /// - Parameters:
     ///   - frame: called with each remaining frame, in order.
-    ///   - onset: called with each onset released by them.
-    public func finish(frame: (Frame) -> Void, onset: (DetectedOnset) -> Void) {
+    ///   - onset: called with each onset released by them and the stream position from which
+    ///     it is known, in samples (the end of its frame, or of the signal).
+    public func finish(frame: (Frame) -> Void, onset: OnsetRelease) {
         analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) }, frame: frame, onset: onset)
         stft.finish { analyse($0, frame: frame, onset: onset) }
         _ = loudness.finish()
         _ = onsets.finish()
-        onsets.release(onset)
+        onsets.release { onset($0, sampleCount) }
     }
 
-    private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: (DetectedOnset) -> Void) {
+    private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: OnsetRelease) {
         filtered.withUnsafeBufferPointer { buffer in
             let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
             onsets.append(samples: piece)
@@ -98,12 +108,13 @@ public final class LiveAnalysis {
         }
     }
 
-    private func analyse(_ spectral: SpectralFrame, frame: (Frame) -> Void, onset: (DetectedOnset) -> Void) {
+    private func analyse(_ spectral: SpectralFrame, frame: (Frame) -> Void, onset: OnsetRelease) {
         let moments = BandMoments(of: spectral, minHz: minHz, maxHz: maxHz)
         frame(Frame(index: spectral.index, levelDb: spectral.levelDb, centroidHz: moments.centroid,
                     weightedOctaves: moments.weightedOctaves(of: spectral)))
         onsets.process(spectral)
         loudness.process(spectral)
-        onsets.release(onset)
+        let end = spectral.index * geometry.hop + geometry.windowLength - geometry.windowLength / 2
+        onsets.release { onset($0, end) }
     }
 }

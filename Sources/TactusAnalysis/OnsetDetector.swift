@@ -146,6 +146,7 @@ extension OnsetDetector {
             levels.append(frame.levelDb)
             if let loudest = live?.loudest { live!.loudest = max(loudest, frame.levelDb) }
             while judged + picker.lookahead < novelty.count { judge(judged) }
+            if live != nil, picker.decision == .rise { releaseIfRising(novelty.count - 1) }
             if let keep = live?.keep, novelty.count >= 2 * keep { dropFrames(novelty.count - keep) }
         }
 
@@ -185,6 +186,27 @@ extension OnsetDetector {
             } else if picker.passesGates(frame: m, levelDb: level, loudestDb: live!.loudest, levels: levels) {
                 live!.admit(onset, minInterval: picker.minInterval)
             }
+        }
+
+        /// Live, `LiveDecision.rise`: releases the newest frame `k` at once when it rises as a
+        /// strong onset does (`PeakPicker.isRising`) and passes the silence gates, its attack
+        /// placed on the waveform heard up to the frame's end. The picker's onset for the same
+        /// attack, judged `lookahead` frames later, then falls within the minimum interval
+        /// and is not released again.
+        private mutating func releaseIfRising(_ k: Int) {
+            guard picker.isRising(k, novelty: novelty, levels: levels),
+                  picker.passesGates(frame: k, levelDb: levels[k], loudestDb: live!.loudest, levels: levels)
+            else { return }
+            let frame = dropped + k
+            let (history, locator, centre) = (history, locator, frame * geometry.hop)
+            let (notBefore, end) = (lastCandidate.map { $0 + 1 } ?? 0, centre + geometry.windowLength - geometry.windowLength / 2)
+            let attack = scratch.withUnsafeMutableBufferPointer {
+                locator.locate(centre: centre, notBefore: notBefore, end: end, in: history, scratch: $0)
+            }
+            live!.admit(DetectedOnset(time: Double(attack.sample) / geometry.sampleRate, sample: attack.sample, frame: frame,
+                                      strength: novelty[k], threshold: picker.causalMedian(at: k, of: novelty) + picker.delta, levelDb: levels[k],
+                                      peakDb: decibels(amplitude: attack.peak)),
+                        minInterval: picker.minInterval)
         }
     }
 

@@ -20,6 +20,13 @@ import TactusCore
 /// | 8 | **Minimum interval**: of two onsets that pass the gates closer than `minIntervalMs`, the first is kept, unless it is a faint precursor: the later one's attack `precursorDb` louder and the first not a step (its jump under `stepRiseDb`) | `minIntervalMs`, `precursorDb` | Apple's HIG (transients must not overwhelm); a faint bump 30–60 ms before a hit must not take the hit's transient | interval: dev +0.015 (+0.014); precursor: dev +0.006 (0) |
 ///
 /// The gates act before the minimum interval, so a peak they refuse holds back nothing.
+///
+/// A live stream (`OnsetDetector` with `live`) judges each frame `lookahead` frames after it,
+/// and applies rules 6–8 to what it has heard. With `liveDecision` `rise` it also releases
+/// the newest frame at once when it passes rules 1–3 with nothing after it (`isRising`,
+/// `riseFactor`, `riseDb`): most clear attacks are then felt 10–20 ms after their time
+/// instead of the look-ahead's 60 ms more, at the cost of agreement with the offline onsets
+/// (BENCHMARKS.md, "Live"). The offline picker never reads these three parameters.
 public struct PeakPicker: TunablePart {
     public static let id = "peaks"
     public static let summary = "Adaptive-threshold peak picking with minimum interval, rise check and silence gates."
@@ -61,7 +68,13 @@ public struct PeakPicker: TunablePart {
                 help: "Ignore onsets whose attack is more than this below the file's loudest frame.")
     public static let absoluteFloorDb = ParameterDescriptor.number("absoluteFloorDb", -140 ... 0, default: -70, unit: "dB",
                 help: "Ignore onsets whose attack level is below this (dBFS), whatever the file.")
-    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedRiseSpreads, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb]
+    public static let liveDecision = ParameterDescriptor.choice("liveDecision", LiveDecision.self, default: .peak,
+                help: "When a live stream (tactus live, TactusLive) releases a transient: peak = once the picker has judged its frame, postMaxMs/postMedianMs and half a window after it (the onsets convert finds); rise = also at once, half a window after the centre of the frame where its novelty reaches riseFactor × the median of the preMedianMs before (+ delta) and its level rises riseDb over the riseWindowMs before (a clear attack comes 10–20 ms after its time; where the peak's attack differs, live and convert disagree). tactus convert always decides on the peak.")
+    public static let riseFactor = ParameterDescriptor.number("riseFactor", 1...100, default: 2,
+                help: "Live, liveDecision rise: how many times its causal threshold (the median novelty of the preMedianMs before it and itself, + delta) a frame's novelty must reach to be released at once.")
+    public static let riseDb = ParameterDescriptor.number("riseDb", 0...60, default: 10, unit: "dB",
+                help: "Live, liveDecision rise: how far a frame's level must stand above the quietest of the riseWindowMs before it to be released at once.")
+    public static let parameters: [ParameterDescriptor] = [delta, preMaxMs, postMaxMs, preMedianMs, postMedianMs, minIntervalMs, minRiseDb, riseWindowMs, weakRiseDb, strongFactor, jumpDb, bedJumpDb, bedRiseSpreads, bedSteadyDb, swellDb, swellWindowMs, swellAttackMs, stepDb, stepRiseDb, precursorDb, relativeGateDb, absoluteFloorDb, liveDecision, riseFactor, riseDb]
     /// The attack span lies within the swell window it is compared with.
     public static let orderedPairs = [OrderedPair(swellAttackMs, below: swellWindowMs, allowsEqual: true)]
 
@@ -92,6 +105,10 @@ public struct PeakPicker: TunablePart {
     let stepDb: Float
     let stepRiseDb: Float
     let precursorDb: Float
+    /// When a live stream releases an onset (`liveDecision`).
+    let decision: LiveDecision
+    /// `riseFactor` and `riseDb` (`isRising`).
+    let riseFactor: Float, riseDb: Float
     /// Frames of novelty needed after a frame before it can be judged: the longest of
     /// `postMaxMs`, `postMedianMs` and the two frames an attack's level spans.
     let lookahead: Int
@@ -132,6 +149,51 @@ public struct PeakPicker: TunablePart {
         stepRiseDb = Float(parameters.number(Self.stepRiseDb))
         precursorDb = Float(parameters.number(Self.precursorDb))
         lookahead = max(postMax, postMedian, 2)
+        decision = parameters.choice(Self.liveDecision, as: LiveDecision.self)
+        riseFactor = Float(parameters.number(Self.riseFactor))
+        riseDb = Float(parameters.number(Self.riseDb))
+    }
+
+    /// When a live stream releases an onset (`PeakPicker.liveDecision`).
+    public enum LiveDecision: String, CaseIterable, Sendable {
+        /// Once the picker has judged the onset's frame, `lookahead` frames after it.
+        case peak
+        /// Also on the frame where the onset rises (`isRising`), with no frame after it.
+        case rise
+    }
+
+    /// Whether frame `k`, the newest (no frame after it is known), already shows an attack a
+    /// live stream releases at once (`LiveDecision.rise`): its novelty reaches `riseFactor`
+    /// × its causal threshold (the median of the novelty over `preMedianMs` before it and
+    /// itself, silence before the signal, + `delta`) and stands above every frame of the
+    /// `preMaxMs` before it, and its level rises `riseDb` over the quietest of the
+    /// `riseWindowMs` before: rules 1–3 with nothing after the frame. `novelty` and `levels` end at frame `k`.
+    func isRising(_ k: Int, novelty: [Float], levels: [Float]) -> Bool {
+        let value = novelty[k]
+        guard value > 0 else { return false }
+        for j in max(0, k - preMax)..<k where novelty[j] >= value { return false }
+        guard value >= riseFactor * (causalMedian(at: k, of: novelty) + delta) else { return false }
+        let quietest = levels[max(0, k - riseWindow)...k].min()!
+        let before = k < riseWindow ? min(quietest, Self.silenceDb) : quietest
+        return levels[k] - before >= riseDb
+    }
+
+    /// The median of `series` over the `preMedianMs` before index `k` and `k` itself, zeros
+    /// standing for what lies before index 0 (sorted on the stack: no allocation).
+    func causalMedian(at k: Int, of series: [Float]) -> Float {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: preMedian + 1) { scratch in
+            for i in scratch.indices {
+                let j = k - preMedian + i
+                let value = j >= 0 ? series[j] : 0
+                var at = i
+                while at > 0, scratch[at - 1] > value {
+                    scratch[at] = scratch[at - 1]
+                    at -= 1
+                }
+                scratch[at] = value
+            }
+            return TactusCore.median(ofSorted: scratch)!
+        }
     }
 
     /// The running median behind the adaptive threshold (local median + delta). The signal

@@ -28,8 +28,10 @@ public final class LiveHaptics {
     public let sampleRate: Double
     /// Channels per frame of the pushed audio.
     public let channels: Int
-    /// How long after an onset's frame centre the onset is known, seconds: the peak picker's
-    /// look-ahead and half a window (`LiveAnalysis.lookaheadSamples`).
+    /// How long after an onset's frame centre the onset is known at the latest, seconds: the
+    /// peak picker's look-ahead and half a window (`LiveAnalysis.lookaheadSamples`); with
+    /// `peaks.liveDecision` `rise`, a clear attack is known half a window after its rising
+    /// frame's centre.
     public let lookaheadSeconds: Double
     private let analysis: LiveAnalysis
     private let mapper: LiveMapper
@@ -121,14 +123,14 @@ public final class LiveHaptics {
         precondition(!ended, "finish is called once")
         ended = true
         let end = Double(analysis.sampleCount) / sampleRate
-        analysis.finish(frame: { handle($0, events, ceiling: end) }, onset: { handle($0, events, ceiling: end) })
+        analysis.finish(frame: { handle($0, events, ceiling: end) }, onset: { handle($0, known: $1, events, ceiling: end) })
     }
 
     private func analyse(_ count: Int, _ events: (LiveEvent) -> Void) {
         precondition(!ended, "nothing is pushed after finish")
         mono.withUnsafeBufferPointer { mono in
             analysis.push(UnsafeBufferPointer(rebasing: mono[0..<count]),
-                          frame: { handle($0, events, ceiling: .infinity) }, onset: { handle($0, events, ceiling: .infinity) })
+                          frame: { handle($0, events, ceiling: .infinity) }, onset: { handle($0, known: $1, events, ceiling: .infinity) })
         }
     }
 
@@ -145,13 +147,12 @@ public final class LiveHaptics {
                          sharpness: body.sharpness, emittedAt: known(frame: frame.index, ceiling: ceiling)))
     }
 
-    private func handle(_ onset: DetectedOnset, _ events: (LiveEvent) -> Void, ceiling: Double) {
+    /// - Parameter sample: the stream position from which the onset is known, in samples.
+    private func handle(_ onset: DetectedOnset, known sample: Int, _ events: (LiveEvent) -> Void, ceiling: Double) {
         let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufs)
         guard let transient = mapper.transient(at: onset.time, gain: gain) else { return }
-        // Released when the frame `lookaheadFrames` after its own was judged.
-        let emitted = known(frame: onset.frame + analysis.lookaheadFrames, ceiling: ceiling)
         events(LiveEvent(kind: .transient, time: onset.time, intensity: transient.intensity,
-                         sharpness: transient.sharpness, emittedAt: emitted))
+                         sharpness: transient.sharpness, emittedAt: min(ceiling, Double(sample) / sampleRate)))
     }
 }
 

@@ -23,7 +23,7 @@ struct Live: ParsableCommand {
           {"kind":"transient","time":0.512345,"intensity":0.8123,
            "sharpness":0.4410,"emittedAt":0.582993}          (one line each)
 
-        kind: transient (a tap at time) or continuous (the body's intensity and sharpness from time on, once per analysis hop while it plays; intensity 0 when it stops). time and emittedAt are seconds of audio from the first sample; emittedAt is the stream position from which the event is known, so emittedAt − time is its latency (it does not depend on --block). The preset, --set and feel are those of `convert`; a preset whose analysis looks further ahead than --max-lookahead-ms is refused.
+        kind: transient (a tap at time) or continuous (the body's intensity and sharpness from time on, once per analysis hop while it plays; intensity 0 when it stops). time and emittedAt are seconds of audio from the first sample; emittedAt is the stream position from which the event is known, so emittedAt − time is its latency (it does not depend on --block). A transient waits for the peak picker's look-ahead (about 80 ms with the shipped presets); --set peaks.liveDecision=rise releases a clear attack on its rising frame instead (10–20 ms), where a few transients then differ from convert's. The preset, --set and feel are those of `convert`; a preset whose analysis looks further ahead than --max-lookahead-ms is refused.
 
         --reference prints instead what `tactus convert` plays for FILE, in the same lines (its transients, and its body every hop while a region plays; emittedAt is the file's end, as offline nothing is known before it), so the two can be compared.
 

@@ -108,6 +108,35 @@ final class PeakPickerRuleTests: XCTestCase {
         }
     }
 
+    // MARK: Live, liveDecision rise: the newest frame, nothing after it
+
+    /// The frames `isRising` releases, each judged as the newest (the arrays cut after it).
+    func rising(_ novelty: [Float], levels: [Float], picker: PeakPicker) -> [Int] {
+        novelty.indices.filter { picker.isRising($0, novelty: Array(novelty[...$0]), levels: Array(levels[...$0])) }
+    }
+
+    func testRisingFrameIsReleasedWithoutLookahead() throws {
+        let picker = try picker()
+        let step = levels(-60, steps: [(40, -40)])
+        let cases: [(String, [Float], [Float], [Int])] = [
+            // (case, novelty (causal threshold 3 over silence, riseFactor 2: 6), levels, expected)
+            ("a strong spike on a 20 dB step: its own frame", novelty([40: 10]), step, [40]),
+            ("a rising novelty: each frame while it rises (the minimum interval keeps the first)",
+             novelty([39: 7, 40: 10, 41: 8]), levels(-60, steps: [(39, -40)]), [39, 40]),
+            ("a rising novelty before the level rises riseDb: the frame where it does",
+             novelty([39: 7, 40: 10]), step, [40]),
+            ("a spike under riseFactor × the threshold", novelty([40: 5]), step, []),
+            ("a strong spike on a 5 dB step (under riseDb)", novelty([40: 10]), levels(-60, steps: [(40, -55)]), []),
+            ("a smaller spike within preMaxMs after a larger one", novelty([37: 12, 40: 10]),
+             levels(-60, steps: [(37, -40), (40, -20)]), [37]),
+            ("a spike 8 over a bed of 4: under 2 × (4 + delta)", novelty([40: 12], bed: 4), step, []),
+            ("a spike 12 over a bed of 4: over it", novelty([40: 16], bed: 4), step, [40]),
+        ]
+        for (name, values, levels, expected) in cases {
+            XCTAssertEqual(rising(values, levels: levels, picker: picker), expected, name)
+        }
+    }
+
     // MARK: 4. Level jump: a peak under the threshold, above the median, where the level jumps jumpDb
 
     func testLevelJump() throws {

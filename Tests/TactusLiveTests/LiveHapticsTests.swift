@@ -6,15 +6,18 @@ import TactusTestSupport
 import XCTest
 
 final class LiveHapticsTests: XCTestCase {
-    /// The same events, emission positions included, whatever the blocks the audio came in.
+    /// The same events, emission positions included, whatever the blocks the audio came in,
+    /// with either live decision (`peaks.liveDecision`).
     func testEventsDoNotDependOnBlockSizes() throws {
         let sound = try LiveFixtures.sound("clean/gunshots_stereo48k.wav")
-        let preset = try LiveFixtures.preset()
-        let whole = try LiveFixtures.events(sound, preset: preset)
-        XCTAssertGreaterThan(whole.filter { $0.kind == .transient }.count, 0)
-        XCTAssertGreaterThan(whole.filter { $0.kind == .continuous }.count, 50)
-        for block in [1, 64, 1031] {
-            XCTAssertEqual(try LiveFixtures.events(sound, preset: preset, block: block), whole, "block \(block)")
+        for decision in ["peak", "rise"] {
+            let preset = try LiveFixtures.preset(overrides: ["peaks.liveDecision=\(decision)"])
+            let whole = try LiveFixtures.events(sound, preset: preset)
+            XCTAssertGreaterThan(whole.filter { $0.kind == .transient }.count, 0)
+            XCTAssertGreaterThan(whole.filter { $0.kind == .continuous }.count, 50)
+            for block in [1, 64, 1031] {
+                XCTAssertEqual(try LiveFixtures.events(sound, preset: preset, block: block), whole, "\(decision), block \(block)")
+            }
         }
     }
 
@@ -81,6 +84,28 @@ final class LiveHapticsTests: XCTestCase {
         for event in transients {
             XCTAssertGreaterThan(event.emittedAt, event.time)
             XCTAssertLessThan(event.emittedAt - event.time, live.lookaheadSeconds + 0.05)
+        }
+    }
+
+    /// `peaks.liveDecision=rise` releases a clear attack on its rising frame: within 20 ms of
+    /// its time in stream position (half a window after a frame centred at most 10 ms after
+    /// the attack), where `peak` waits its look-ahead (60 ms and half a window after its
+    /// frame); the transients are the same, within 1 ms. A regression of the rising decision
+    /// (waiting for later frames) fails here.
+    func testRisingDecisionReleasesClearAttacksWithin20Ms() throws {
+        for path in ["clean/gunshots_stereo48k.wav", "clean/ui_clicks.wav"] {
+            let sound = try LiveFixtures.sound(path)
+            let peak = try LiveFixtures.events(sound, preset: try LiveFixtures.preset(), block: 256).filter { $0.kind == .transient }
+            let rise = try LiveFixtures.events(sound, preset: try LiveFixtures.preset(overrides: ["peaks.liveDecision=rise"]),
+                                               block: 256).filter { $0.kind == .transient }
+            XCTAssertEqual(rise.count, peak.count, path)
+            XCTAssertGreaterThanOrEqual(rise.count, 3, path)
+            for (early, late) in zip(rise, peak) {
+                XCTAssertEqual(early.time, late.time, accuracy: 0.001, path)
+                XCTAssertGreaterThanOrEqual(early.emittedAt, early.time, path)
+                XCTAssertLessThanOrEqual(early.emittedAt - early.time, 0.020, "\(path) at \(early.time)")
+                XCTAssertGreaterThanOrEqual(late.emittedAt - late.time, 0.060, "\(path) at \(late.time)")
+            }
         }
     }
 

@@ -5,6 +5,10 @@ For every sound with an onset annotation (<stem>.json beside <stem>.wav, key "on
 folders given, runs `tactus live FILE --block B` and `tactus live FILE --reference` (what
 `tactus convert` plays, in the same JSON lines) with the same preset options, and reports:
   - latency: emittedAt − time of every live transient (p50, p95, max), in ms;
+  - with --own-frame-ms X: emittedAt − X − time, the latency had each transient been released
+    when its own frame was complete: with peaks.liveDecision peak every transient is released
+    X = the look-ahead frames × the hop (60 ms with the shipped presets) after that, so this is
+    the floor of any decision on the onset's frame (centre − attack + half a window);
   - agreement: F-measure of the live transients against convert's at ±10 ms;
   - body: Pearson r of the live body intensity against convert's played intensity, on the hop
     grid over the instants where either plays (the live value holds until the next one), pooled
@@ -15,6 +19,7 @@ folders given, runs `tactus live FILE --block B` and `tactus live FILE --referen
     stream of the sounds concatenated (raw float32), per second of audio.
 
 Usage: live.py --tactus .build/release/tactus DIR... [--block 512] [--set k=v]... [--preset P] [--cpu] [--live-only]
+               [--own-frame-ms 60]
 """
 from __future__ import annotations
 
@@ -119,6 +124,8 @@ def main() -> None:
     parser.add_argument("--hop", type=float, default=0.01, help="the preset's hop, seconds (stft.hopMs / 1000)")
     parser.add_argument("--cpu", action="store_true")
     parser.add_argument("--live-only", action="store_true", help="latency and F@25 of the live transients only (no --reference runs)")
+    parser.add_argument("--own-frame-ms", type=float,
+                        help="with peaks.liveDecision peak: the look-ahead frames × hop, ms; also reports the latency at the onset's own frame's end")
     parser.add_argument("folders", nargs="+")
     args = parser.parse_args()
     extra = (["--preset", args.preset] if args.preset else []) + [x for s in args.set for x in ("--set", s)]
@@ -156,6 +163,10 @@ def main() -> None:
     print(f"files {len(wavs)}  block {args.block}  preset {' '.join(extra) or 'default'}")
     print(f"latency ms (emittedAt - time, {len(ms)} transients): p50 {percentile(ms, 0.5):.1f}  "
           f"p95 {percentile(ms, 0.95):.1f}  max {max(ms, default=float('nan')):.1f}")
+    if args.own_frame_ms is not None:
+        own = [x - args.own_frame_ms for x in ms]
+        print(f"at its own frame's end (latency - {args.own_frame_ms:g} ms): p50 {percentile(own, 0.5):.1f}  "
+              f"p95 {percentile(own, 0.95):.1f}  within 20 ms {sum(x <= 20 for x in own) / max(1, len(own)):.2f}")
     if args.live_only:
         print(f"F@25 vs annotation: live {score(live_truth):.3f}")
     else:
