@@ -138,7 +138,7 @@ public final class LiveHaptics {
     }
 
     private func handle(_ frame: LiveAnalysis.Frame, _ events: (LiveEvent) -> Void, ceiling: Double) {
-        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufs)
+        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let body = mapper.frame(levelDb: frame.levelDb, centroidHz: frame.centroidHz,
                                       weightedOctaves: frame.weightedOctaves, gain: gain) else { return }
         events(LiveEvent(kind: .continuous, time: Double(body.frame * hop) / sampleRate, intensity: body.intensity,
@@ -146,7 +146,7 @@ public final class LiveHaptics {
     }
 
     private func handle(_ onset: DetectedOnset, _ events: (LiveEvent) -> Void, ceiling: Double) {
-        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufs)
+        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let transient = mapper.transient(at: onset.time, gain: gain) else { return }
         // Released when the frame `lookaheadFrames` after its own was judged.
         let emitted = known(frame: onset.frame + analysis.lookaheadFrames, ceiling: ceiling)
