@@ -72,7 +72,9 @@ public final class LiveHaptics {
         // places up to `searchBackMs` (at most 200 ms) and half a window (at most 100 ms)
         // before its frame, itself the look-ahead behind the newest frame: 400 ms covers both.
         let reach = analysis.lookaheadFrames + Int((0.2 + 0.2 + geometry.hopSeconds) / geometry.hopSeconds) + 4
-        mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach)
+        // The body waits as long as an onset does, so the frames after it decide its regions.
+        mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach,
+                            delayFrames: analysis.lookaheadFrames)
         mono = Array(repeating: 0, count: Self.chunk)
     }
 
@@ -122,6 +124,7 @@ public final class LiveHaptics {
         ended = true
         let end = Double(analysis.sampleCount) / sampleRate
         analysis.finish(frame: { handle($0, events, ceiling: end) }, onset: { handle($0, events, ceiling: end) })
+        mapper.finish(gain: mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)) { emit($0, events, at: end) }
     }
 
     private func analyse(_ count: Int, _ events: (LiveEvent) -> Void) {
@@ -141,8 +144,12 @@ public final class LiveHaptics {
         let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let body = mapper.frame(levelDb: frame.levelDb, centroidHz: frame.centroidHz,
                                       weightedOctaves: frame.weightedOctaves, gain: gain) else { return }
+        emit(body, events, at: known(frame: frame.index, ceiling: ceiling))
+    }
+
+    private func emit(_ body: LiveMapper.Body, _ events: (LiveEvent) -> Void, at emittedAt: Double) {
         events(LiveEvent(kind: .continuous, time: Double(body.frame * hop) / sampleRate, intensity: body.intensity,
-                         sharpness: body.sharpness, emittedAt: known(frame: frame.index, ceiling: ceiling)))
+                         sharpness: body.sharpness, emittedAt: emittedAt))
     }
 
     private func handle(_ onset: DetectedOnset, _ events: (LiveEvent) -> Void, ceiling: Double) {

@@ -51,6 +51,13 @@ public final class LiveMapper {
     @exclusivity(unchecked) private var loudest: Float = -120
     @exclusivity(unchecked) private var smoothed: Float?
     @exclusivity(unchecked) private var playing = false
+    /// The last frame over the gate that the body has passed (−1: none yet).
+    @exclusivity(unchecked) private var lastLoud = -1
+    /// Frames the body waits before it decides a frame (`delayFrames`).
+    private let delay: Int
+    /// Frames joined across a gap and the frames a region must outlast (`mergeGapMs`,
+    /// `minRegionMs`), in hops.
+    private let mergeGap: Int, minLength: Int
     /// Running power-weighted sums over the audible frames: log2 centroid, its weight, and
     /// the low-weight penalty with its weight.
     @exclusivity(unchecked) private var octaveSum = 0.0, octaveWeight = 0.0, penaltySum = 0.0, penaltyWeight = 0.0
@@ -62,10 +69,16 @@ public final class LiveMapper {
     ///   - hopSeconds: seconds between frames.
     ///   - historyFrames: frames a transient may reach back from the newest frame (the
     ///     analysis's look-ahead and the attack's placement before its frame).
-    public init(mapper: HapticMapper, hopSeconds: Double, historyFrames: Int) {
+    ///   - delayFrames: frames the body waits before it decides a frame (at most
+    ///     `historyFrames` − 1): the frames after it tell a gap to bridge and a span too short
+    ///     to play, up to that horizon.
+    public init(mapper: HapticMapper, hopSeconds: Double, historyFrames: Int, delayFrames: Int = 0) {
         self.mapper = mapper
         hop = hopSeconds
         let intensity = mapper.settings.intensity, sharpness = mapper.settings.sharpness
+        delay = max(0, min(delayFrames, historyFrames - 1))
+        mergeGap = Int(intensity.mergeGapMs / 1000 / hopSeconds)
+        minLength = Int(intensity.minRegionMs / 1000 / hopSeconds)
         rise = Float(EnvelopeFollower.coefficient(ms: intensity.attackMs, step: hopSeconds))
         fall = Float(EnvelopeFollower.coefficient(ms: intensity.releaseMs, step: hopSeconds))
         sharpStep = Float(EnvelopeFollower.coefficient(ms: sharpness.smoothingMs, step: hopSeconds))
@@ -87,36 +100,87 @@ public final class LiveMapper {
 
     private var reference: Float { settings.loudness.perFile ? loudest : 0 }
 
-    /// Maps the next frame (frames in order from 0).
+    /// Maps the next frame (frames in order from 0) and decides the body `delayFrames` before it.
     /// - Parameters:
     ///   - levelDb: its RMS level, dBFS.
     ///   - centroidHz: its magnitude centroid, Hz (0 when silent).
     ///   - weightedOctaves: its weighted centroid, log2 Hz (0 when silent).
     ///   - gain: the strength (`gain(loudestLufs:)`).
-    /// - Returns: what the body plays from this frame: nil while nothing plays, an
-    ///   intensity of 0 on the frame where it stops.
+    /// - Returns: what the body plays from frame `delayFrames` before this one: nil while
+    ///   nothing plays, an intensity of 0 on the frame where it stops.
     public func frame(levelDb: Float, centroidHz: Float, weightedOctaves: Float, gain: Double) -> Body? {
         let k = frames
         frames += 1
         loudest = max(loudest, levelDb)
         levels[k % capacity] = levelDb
         weighted[k % capacity] = weightedOctaves
-        let relative = levelDb - reference
-        let brightness = bodyBrightness(relative: relative, centroidHz: centroidHz, weightedOctaves: weightedOctaves)
-        bodyBrightness[k % capacity] = brightness
+        bodyBrightness[k % capacity] = bodyBrightness(relative: levelDb - reference, centroidHz: centroidHz,
+                                                      weightedOctaves: weightedOctaves)
+        return k >= delay ? body(at: k - delay, gain: gain) : nil
+    }
+
+    /// After the last frame: the bodies of the frames still waiting for `delayFrames` frames,
+    /// as if silence followed.
+    /// - Parameters:
+    ///   - gain: the strength (`gain(loudestLufs:)`).
+    ///   - body: called with each, in order.
+    public func finish(gain: Double, _ body: (Body) -> Void) {
+        for j in max(0, frames - delay)..<frames {
+            if let value = self.body(at: j, gain: gain) { body(value) }
+        }
+    }
+
+    /// The body at frame `j` from the frames up to the newest (`frames` − 1), in order from 0.
+    ///
+    /// As offline (`HapticMapper.gatedSpans`), a region spans the frames over the gate and one
+    /// more, is joined to the next across a gap of up to `mergeGap` frames and plays only when
+    /// longer than `minLength` frames; each is judged on the frames known: a gap whose next loud
+    /// frame lies past the newest ends the region, and a span starts when it is longer than
+    /// `minLength` within them or still loud at the newest.
+    private func body(at j: Int, gain: Double) -> Body? {
         let intensity = settings.intensity
-        let value = Float(intensity.maxIntensity * intensity.level(Double(relative)))
+        let value = level(ofFrame: j)
         var s = smoothed ?? value
         s += (value > s ? rise : fall) * (value - s)
         smoothed = s
         guard isAudible, intensity.enabled else { return nil }
+        let gate = Float(intensity.gate), newest = frames - 1
         let wasPlaying = playing
-        playing = value > Float(intensity.gate)
-        if playing {
-            return Body(frame: k, intensity: gain * Double(s), sharpness: bodySharpness(brightness))
+        if value > gate {
+            if !playing {
+                let last = spanLastLoud(from: j, newest: newest)
+                playing = last == newest || last + 2 - j > max(1, minLength)
+            }
+            lastLoud = j
+        } else if playing, j > lastLoud + 1 {
+            // Bridged while a loud frame follows within the gap (the frame after a region's
+            // last loud one is its own).
+            playing = nextLoud(after: j, through: min(newest, lastLoud + 2 + mergeGap)) != nil
         }
-        // A region runs one frame past its last loud one, then falls to 0 (`HapticMapper.fade`).
-        return wasPlaying ? Body(frame: k, intensity: 0, sharpness: bodySharpness(brightness)) : nil
+        let sharpness = bodySharpness(bodyBrightness[j % capacity])
+        if playing { return Body(frame: j, intensity: gain * Double(s), sharpness: sharpness) }
+        return wasPlaying ? Body(frame: j, intensity: 0, sharpness: sharpness) : nil
+    }
+
+    /// Frame `k`'s intensity before smoothing, against the reference as it stands now.
+    private func level(ofFrame k: Int) -> Float {
+        let intensity = settings.intensity
+        return Float(intensity.maxIntensity * intensity.level(Double(levels[k % capacity] - reference)))
+    }
+
+    /// The first frame over the gate after `j`, up to `last`.
+    private func nextLoud(after j: Int, through last: Int) -> Int? {
+        guard j < last else { return nil }
+        let gate = Float(settings.intensity.gate)
+        return (j + 1...last).first { level(ofFrame: $0) > gate }
+    }
+
+    /// The last loud frame of the span frame `start` (over the gate) begins, joined across
+    /// gaps, within the frames up to `newest`.
+    private func spanLastLoud(from start: Int, newest: Int) -> Int {
+        var last = start
+        while let next = nextLoud(after: last, through: min(newest, last + 2 + mergeGap)) { last = next }
+        return last
     }
 
     /// The body's brightness at this frame, in the units it is smoothed in (octaves from the
