@@ -36,6 +36,8 @@ public final class LiveHaptics {
     private let hop: Int
     private let frameEnd: Int
     @exclusivity(unchecked) private var mono: [Float]
+    /// The raw mixdown's hop peaks, where the body looks for the silence before a sound.
+    @exclusivity(unchecked) private var peaks: HopPeaks
     @exclusivity(unchecked) private var ended = false
 
     /// Sets up a stream; everything it needs is allocated here.
@@ -76,6 +78,8 @@ public final class LiveHaptics {
         mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach,
                             delayFrames: analysis.lookaheadFrames)
         mono = Array(repeating: 0, count: Self.chunk)
+        // A frame is complete half a window after its centre, and a chunk may be read ahead of it.
+        peaks = HopPeaks(hop: hop, capacity: (Self.chunk + geometry.windowLength) / max(1, hop) + 4)
     }
 
     /// Analyses the next interleaved frames (`channels` samples each; a partial frame at the
@@ -130,6 +134,7 @@ public final class LiveHaptics {
     private func analyse(_ count: Int, _ events: (LiveEvent) -> Void) {
         precondition(!ended, "nothing is pushed after finish")
         mono.withUnsafeBufferPointer { mono in
+            peaks.push(UnsafeBufferPointer(rebasing: mono[0..<count]))
             analysis.push(UnsafeBufferPointer(rebasing: mono[0..<count]),
                           frame: { handle($0, events, ceiling: .infinity) }, onset: { handle($0, events, ceiling: .infinity) })
         }
@@ -143,7 +148,8 @@ public final class LiveHaptics {
     private func handle(_ frame: LiveAnalysis.Frame, _ events: (LiveEvent) -> Void, ceiling: Double) {
         let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let body = mapper.frame(levelDb: frame.levelDb, centroidHz: frame.centroidHz,
-                                      weightedOctaves: frame.weightedOctaves, gain: gain) else { return }
+                                      weightedOctaves: frame.weightedOctaves,
+                                      peakBefore: peaks.peak(beforeFrame: frame.index), gain: gain) else { return }
         emit(body, events, at: known(frame: frame.index, ceiling: ceiling))
     }
 

@@ -1,3 +1,4 @@
+import TactusAnalysis
 import TactusCore
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +48,9 @@ public final class LiveMapper {
     @exclusivity(unchecked) private var levels: [Float]
     @exclusivity(unchecked) private var weighted: [Float]
     @exclusivity(unchecked) private var bodyBrightness: [Float]
+    /// The largest sample magnitude of the hop up to each frame's centre, and of all so far.
+    @exclusivity(unchecked) private var peaksBefore: [Float]
+    @exclusivity(unchecked) private var samplePeak: Float = 0
     @exclusivity(unchecked) private var frames = 0
     @exclusivity(unchecked) private var loudest: Float = -120
     @exclusivity(unchecked) private var smoothed: Float?
@@ -86,6 +90,7 @@ public final class LiveMapper {
         levels = Array(repeating: -120, count: capacity)
         weighted = Array(repeating: 0, count: capacity)
         bodyBrightness = Array(repeating: 0, count: capacity)
+        peaksBefore = Array(repeating: 0, count: capacity)
     }
 
     /// The sound's strength (`mapping.loudness`) from the loudest momentary loudness so far.
@@ -105,13 +110,16 @@ public final class LiveMapper {
     ///   - levelDb: its RMS level, dBFS.
     ///   - centroidHz: its magnitude centroid, Hz (0 when silent).
     ///   - weightedOctaves: its weighted centroid, log2 Hz (0 when silent).
+    ///   - peakBefore: the largest sample magnitude of the hop up to its centre (included), 0…1.
     ///   - gain: the strength (`gain(loudestLufs:)`).
     /// - Returns: what the body plays from frame `delayFrames` before this one: nil while
     ///   nothing plays, an intensity of 0 on the frame where it stops.
-    public func frame(levelDb: Float, centroidHz: Float, weightedOctaves: Float, gain: Double) -> Body? {
+    public func frame(levelDb: Float, centroidHz: Float, weightedOctaves: Float, peakBefore: Float, gain: Double) -> Body? {
         let k = frames
         frames += 1
         loudest = max(loudest, levelDb)
+        samplePeak = max(samplePeak, peakBefore)
+        peaksBefore[k % capacity] = peakBefore
         levels[k % capacity] = levelDb
         weighted[k % capacity] = weightedOctaves
         bodyBrightness[k % capacity] = bodyBrightness(relative: levelDb - reference, centroidHz: centroidHz,
@@ -134,8 +142,9 @@ public final class LiveMapper {
     ///
     /// As offline (`HapticMapper.gatedSpans`), a region spans the frames over the gate and one
     /// more, is joined to the next across a gap of up to `mergeGap` frames and plays only when
-    /// longer than `minLength` frames; each is judged on the frames known: a gap whose next loud
-    /// frame lies past the newest ends the region, and a span starts when it is longer than
+    /// longer than `minLength` frames, and does not start on a frame before a sound's start
+    /// (`beforeSoundStart`); each is judged on the frames known: a gap whose next loud frame
+    /// lies past the newest ends the region, and a span starts when it is longer than
     /// `minLength` within them or still loud at the newest.
     private func body(at j: Int, gain: Double) -> Body? {
         let intensity = settings.intensity
@@ -149,7 +158,7 @@ public final class LiveMapper {
         if value > gate {
             if !playing {
                 let last = spanLastLoud(from: j, newest: newest)
-                playing = last == newest || last + 2 - j > max(1, minLength)
+                playing = (last == newest || last + 2 - j > max(1, minLength)) && !beforeSoundStart(j)
             }
             lastLoud = j
         } else if playing, j > lastLoud + 1 {
@@ -160,6 +169,13 @@ public final class LiveMapper {
         let sharpness = bodySharpness(bodyBrightness[j % capacity])
         if playing { return Body(frame: j, intensity: gain * Double(s), sharpness: sharpness) }
         return wasPlaying ? Body(frame: j, intensity: 0, sharpness: sharpness) : nil
+    }
+
+    /// Whether the hop up to frame `k`'s centre is silent (every sample more than
+    /// `SoundStarts.audibleBelowPeakDb` under the loudest so far): a sound starting after that
+    /// centre starts the region offline, at the next frame's value (`HapticMapper.pieces`).
+    private func beforeSoundStart(_ k: Int) -> Bool {
+        peaksBefore[k % capacity] < samplePeak * Float(pow(10, -SoundStarts.audibleBelowPeakDb / 20))
     }
 
     /// Frame `k`'s intensity before smoothing, against the reference as it stands now.
