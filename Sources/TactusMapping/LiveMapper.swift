@@ -8,23 +8,31 @@ import Darwin
 
 /// `HapticMapper` for a live stream: frame by frame, with only what has been heard so far.
 ///
-/// Offline, the mapper knows the whole sound before it maps a frame; live, every file-level
-/// quantity is the one so far, and the result converges on the offline one once the sound's
-/// loudest part has passed:
-/// - the level reference (`perFile`, `loudness`) is the loudest frame so far, not the file's;
-/// - the strength (`loudness`) comes from the loudest momentary loudness (BS.1770, 400 ms)
-///   read so far, so a sound's first 100–400 ms play weaker than offline;
-/// - the body plays while the frame's intensity is over the gate (and one frame more, as an
-///   offline region ends), smoothed by the same attack/release follower; a gap is not
-///   bridged and a short span is not dropped (`mergeGapMs` and `minRegionMs` need the frames
-///   after it), and the body starts on its frame, not on a sound start between frames;
+/// Offline, the mapper knows the whole sound before it maps a frame; live, the body is decided
+/// `delayFrames` after its frame (`LiveHaptics` passes the onsets' look-ahead, so body and
+/// transients are known equally late), every file-level quantity is the one known at the
+/// newest frame, and the result converges on the offline one once the sound's loudest part
+/// has passed:
+/// - the level reference (`perFile`, `loudness`) is the loudest frame so far, not the file's:
+///   a sound that grows louder (a swell, a crescendo) plays its start louder than offline;
+/// - the strength (`loudness`) comes from the loudest momentary loudness (BS.1770, 400 ms) so
+///   far, the block in progress counted with the energy it holds (a lower bound of its read),
+///   so a sound's first frames play weaker than offline until its energy is in;
+/// - regions follow `HapticMapper.gatedSpans` on the frames known: a gap of up to `mergeGapMs`
+///   is bridged only when its next loud frame is within the delay, a span shorter than
+///   `minRegionMs` is dropped only when its end is; a region does not start on a frame whose
+///   hop up to its centre is silent (offline it starts at the sound's first sample, after
+///   that centre), and one that runs across the silence before a later sound is not cut there;
+/// - the intensity curve is the follower's value at every frame (offline it is simplified
+///   within `tolerance`);
 /// - the body's sharpness (`weightedCentroid`) is placed from the power-weighted mean log2
 ///   centroid of the audible frames so far (a running reference), and smoothed forwards
 ///   only (offline smooths forwards and back, without lag).
 /// Transients use the offline arithmetic (`HapticMapper.transient`) over the attack window's
 /// frames. `BENCHMARKS.md` ("Live") measures how far the result is from offline.
 ///
-/// After `init` nothing allocates: the frames a transient reads are kept in fixed rings.
+/// After `init` nothing allocates: the frames a transient or the delayed body reads are kept in
+/// fixed rings.
 public final class LiveMapper {
     /// A value of the body: what plays from frame `frame` on.
     public struct Body: Equatable, Sendable {
