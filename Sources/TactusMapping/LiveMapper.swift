@@ -63,6 +63,8 @@ public final class LiveMapper {
     @exclusivity(unchecked) private var loudest: Float = -120
     @exclusivity(unchecked) private var smoothed: Float?
     @exclusivity(unchecked) private var playing = false
+    /// A span long enough to play began on a frame before a sound's start: it plays from the next.
+    @exclusivity(unchecked) private var startsNext = false
     /// The last frame over the gate that the body has passed (−1: none yet).
     @exclusivity(unchecked) private var lastLoud = -1
     /// Frames the body waits before it decides a frame (`delayFrames`).
@@ -150,10 +152,10 @@ public final class LiveMapper {
     ///
     /// As offline (`HapticMapper.gatedSpans`), a region spans the frames over the gate and one
     /// more, is joined to the next across a gap of up to `mergeGap` frames and plays only when
-    /// longer than `minLength` frames, and does not start on a frame before a sound's start
-    /// (`beforeSoundStart`); each is judged on the frames known: a gap whose next loud frame
-    /// lies past the newest ends the region, and a span starts when it is longer than
-    /// `minLength` within them or still loud at the newest.
+    /// longer than `minLength` frames; a span beginning on a frame before a sound's start
+    /// (`beforeSoundStart`) plays from the next frame. Each is judged on the frames known: a gap
+    /// whose next loud frame lies past the newest ends the region, and a span starts when it is
+    /// longer than `minLength` within them or still loud at the newest.
     private func body(at j: Int, gain: Double) -> Body? {
         let intensity = settings.intensity
         let value = level(ofFrame: j)
@@ -163,10 +165,13 @@ public final class LiveMapper {
         guard isAudible, intensity.enabled else { return nil }
         let gate = Float(intensity.gate), newest = frames - 1
         let wasPlaying = playing
+        if startsNext { (playing, startsNext) = (true, false) }
         if value > gate {
             if !playing {
                 let last = spanLastLoud(from: j, newest: newest)
-                playing = (last == newest || last + 2 - j > max(1, minLength)) && !beforeSoundStart(j)
+                if last == newest || last + 2 - j > max(1, minLength) {
+                    if beforeSoundStart(j) { startsNext = true } else { playing = true }
+                }
             }
             lastLoud = j
         } else if playing, j > lastLoud + 1 {
