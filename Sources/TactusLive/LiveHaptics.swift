@@ -28,8 +28,9 @@ public final class LiveHaptics {
     public let sampleRate: Double
     /// Channels per frame of the pushed audio.
     public let channels: Int
-    /// How long after an onset's frame centre the onset is known, seconds: the peak picker's
-    /// look-ahead and half a window (`LiveAnalysis.lookaheadSamples`).
+    /// How long after a frame's centre its onset and its body are known, seconds: the peak
+    /// picker's look-ahead and half a window (`LiveAnalysis.lookaheadSamples`); the body waits
+    /// the same frames (`LiveMapper`'s `delayFrames`).
     public let lookaheadSeconds: Double
     private let analysis: LiveAnalysis
     private let mapper: LiveMapper
