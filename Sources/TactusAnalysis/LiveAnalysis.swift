@@ -68,6 +68,11 @@ public final class LiveAnalysis {
     /// The loudest momentary loudness (BS.1770) read so far, in LUFS (`LoudnessMeter.loudestSoFar`).
     public var loudestMomentaryLufs: Double { loudness.loudestSoFar }
 
+    /// `loudestMomentaryLufs`, or the lower bound of the read in progress when louder (the energy
+    /// its 400 ms block holds so far, `LoudnessMeter.loudestWithNextRead`), in LUFS: at most the
+    /// loudest the whole signal reaches, and a sound's first 400 ms rise with it frame by frame.
+    public var loudestMomentaryLufsWithNextRead: Double { loudness.loudestWithNextRead }
+
     /// Analyses the next mono samples (−1…1, any block size).
     /// - Parameters:
     ///   - samples: the next samples of the signal, in order.

@@ -272,6 +272,21 @@ public final class LoudnessMeter {
     /// the first audible one): what a live stream knows of the sound's loudness.
     public var loudestSoFar: Double { loudest }
 
+    /// `loudestSoFar`, or the next read's lower bound when louder: the K-weighted energy its
+    /// 400 ms block holds so far (up to the samples nearest the frames seen, `frames·hop − hop/2`)
+    /// over the whole block's length, in LUFS. It never exceeds the next read, so it never
+    /// exceeds the loudest the whole signal reaches; at a sound's start it rises with each frame
+    /// instead of waiting for the next 100 ms read.
+    public var loudestWithNextRead: Double {
+        // The block's complete slots (up to three), then the slot in progress up to `end`.
+        let start = slots * readLength, end = min(pushed, frames * hop - hop / 2)
+        var sum = end > start ? energy(from: start, to: end) : 0
+        for k in 0..<min(3, slots) { sum += slotEnergy[3 - k] }
+        guard sum > 0 else { return loudest }
+        let lufs = -0.691 + 10 * log10(sum / Double(blockLength))
+        return lufs.isFinite ? max(loudest, lufs) : loudest
+    }
+
     /// Ends the signal (after its last samples and frames): the last read, over the 400 ms
     /// that end with it.
     /// - Returns: the loudest momentary loudness, in LUFS (`silentLufs` for silence).

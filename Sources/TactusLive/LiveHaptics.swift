@@ -28,16 +28,18 @@ public final class LiveHaptics {
     public let sampleRate: Double
     /// Channels per frame of the pushed audio.
     public let channels: Int
-    /// How long after an onset's frame centre the onset is known at the latest, seconds: the
-    /// peak picker's look-ahead and half a window (`LiveAnalysis.lookaheadSamples`); with
-    /// `peaks.liveDecision` `rise`, a clear attack is known half a window after its rising
-    /// frame's centre.
+    /// How long after a frame's centre its onset and its body are known at the latest, seconds:
+    /// the peak picker's look-ahead and half a window (`LiveAnalysis.lookaheadSamples`); the body
+    /// waits the same frames (`LiveMapper`'s `delayFrames`). With `peaks.liveDecision` `rise`, a
+    /// clear attack is known half a window after its rising frame's centre.
     public let lookaheadSeconds: Double
     private let analysis: LiveAnalysis
     private let mapper: LiveMapper
     private let hop: Int
     private let frameEnd: Int
     @exclusivity(unchecked) private var mono: [Float]
+    /// The raw mixdown's hop peaks, where the body looks for the silence before a sound.
+    @exclusivity(unchecked) private var peaks: HopPeaks
     @exclusivity(unchecked) private var ended = false
 
     /// Sets up a stream; everything it needs is allocated here.
@@ -74,8 +76,12 @@ public final class LiveHaptics {
         // places up to `searchBackMs` (at most 200 ms) and half a window (at most 100 ms)
         // before its frame, itself the look-ahead behind the newest frame: 400 ms covers both.
         let reach = analysis.lookaheadFrames + Int((0.2 + 0.2 + geometry.hopSeconds) / geometry.hopSeconds) + 4
-        mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach)
+        // The body waits as long as an onset does, so the frames after it decide its regions.
+        mapper = LiveMapper(mapper: preset.mapper(), hopSeconds: geometry.hopSeconds, historyFrames: reach,
+                            delayFrames: analysis.lookaheadFrames)
         mono = Array(repeating: 0, count: Self.chunk)
+        // A frame is complete half a window after its centre, and a chunk may be read ahead of it.
+        peaks = HopPeaks(hop: hop, capacity: (Self.chunk + geometry.windowLength) / max(1, hop) + 4)
     }
 
     /// Analyses the next interleaved frames (`channels` samples each; a partial frame at the
@@ -124,11 +130,13 @@ public final class LiveHaptics {
         ended = true
         let end = Double(analysis.sampleCount) / sampleRate
         analysis.finish(frame: { handle($0, events, ceiling: end) }, onset: { handle($0, known: $1, events, ceiling: end) })
+        mapper.finish(gain: mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)) { emit($0, events, at: end) }
     }
 
     private func analyse(_ count: Int, _ events: (LiveEvent) -> Void) {
         precondition(!ended, "nothing is pushed after finish")
         mono.withUnsafeBufferPointer { mono in
+            peaks.push(UnsafeBufferPointer(rebasing: mono[0..<count]))
             analysis.push(UnsafeBufferPointer(rebasing: mono[0..<count]),
                           frame: { handle($0, events, ceiling: .infinity) }, onset: { handle($0, known: $1, events, ceiling: .infinity) })
         }
@@ -140,16 +148,21 @@ public final class LiveHaptics {
     }
 
     private func handle(_ frame: LiveAnalysis.Frame, _ events: (LiveEvent) -> Void, ceiling: Double) {
-        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufs)
+        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let body = mapper.frame(levelDb: frame.levelDb, centroidHz: frame.centroidHz,
-                                      weightedOctaves: frame.weightedOctaves, gain: gain) else { return }
+                                      weightedOctaves: frame.weightedOctaves,
+                                      peakBefore: peaks.peak(beforeFrame: frame.index), gain: gain) else { return }
+        emit(body, events, at: known(frame: frame.index, ceiling: ceiling))
+    }
+
+    private func emit(_ body: LiveMapper.Body, _ events: (LiveEvent) -> Void, at emittedAt: Double) {
         events(LiveEvent(kind: .continuous, time: Double(body.frame * hop) / sampleRate, intensity: body.intensity,
-                         sharpness: body.sharpness, emittedAt: known(frame: frame.index, ceiling: ceiling)))
+                         sharpness: body.sharpness, emittedAt: emittedAt))
     }
 
     /// - Parameter sample: the stream position from which the onset is known, in samples.
     private func handle(_ onset: DetectedOnset, known sample: Int, _ events: (LiveEvent) -> Void, ceiling: Double) {
-        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufs)
+        let gain = mapper.gain(loudestLufs: analysis.loudestMomentaryLufsWithNextRead)
         guard let transient = mapper.transient(at: onset.time, gain: gain) else { return }
         events(LiveEvent(kind: .transient, time: onset.time, intensity: transient.intensity,
                          sharpness: transient.sharpness, emittedAt: min(ceiling, Double(sample) / sampleRate)))

@@ -11,8 +11,8 @@ folders given, runs `tactus live FILE --block B` and `tactus live FILE --referen
     the floor of any decision on the onset's frame (centre − attack + half a window);
   - agreement: F-measure of the live transients against convert's at ±10 ms;
   - body: Pearson r of the live body intensity against convert's played intensity, on the hop
-    grid over the instants where either plays (the live value holds until the next one), pooled
-    over all frames and as the median of the per-file r;
+    grid (the hop read from the body times) over the instants where either plays (the live value
+    holds until the next one), pooled over all frames and as the median of the per-file r;
   - F@25 of the live transients and of convert's against the annotation (greedy one-to-one
     matching in time order within ±25 ms, as `tactus evaluate` pairs them);
   - with --cpu, the CPU time (user + sys, getrusage) of `tactus live -` fed a 48 kHz stereo
@@ -76,6 +76,14 @@ def grid(body: list[dict], hop: float, frames: int, holds: bool) -> list[float]:
     return values
 
 
+def body_hop(body: list[dict], default: float) -> float:
+    """The analysis hop, seconds: the least step between body times (both sides write every hop
+    while they play, at k × hop; 441 samples at 44.1 kHz is 10.023 ms, not 10), else `default`."""
+    times = sorted({e["time"] for e in body})
+    steps = [b - a for a, b in zip(times, times[1:]) if b - a > 1e-6]
+    return min(steps) if steps else default
+
+
 def pearson(a: list[float], b: list[float]) -> float:
     n = len(a)
     if n < 2:
@@ -121,7 +129,7 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=512)
     parser.add_argument("--preset")
     parser.add_argument("--set", action="append", default=[])
-    parser.add_argument("--hop", type=float, default=0.01, help="the preset's hop, seconds (stft.hopMs / 1000)")
+    parser.add_argument("--hop", type=float, default=0.01, help="the body's hop, seconds, when a sound's body has fewer than two values (else read from the body times)")
     parser.add_argument("--cpu", action="store_true")
     parser.add_argument("--live-only", action="store_true", help="latency and F@25 of the live transients only (no --reference runs)")
     parser.add_argument("--own-frame-ms", type=float,
@@ -147,10 +155,13 @@ def main() -> None:
         agreement = add(agreement, f_measure(lt, ot, 0.010))
         live_truth = add(live_truth, f_measure(lt, truth, 0.025))
         offline_truth = add(offline_truth, f_measure(ot, truth, 0.025))
+        live_body = [e for e in live if e["kind"] == "continuous"]
+        offline_body = [e for e in offline if e["kind"] == "continuous"]
+        hop = body_hop(live_body + offline_body, args.hop)
         end = max([e["time"] for e in live + offline] + [0])
-        frames = int(end / args.hop) + 2
-        lb = grid([e for e in live if e["kind"] == "continuous"], args.hop, frames, holds=True)
-        ob = grid([e for e in offline if e["kind"] == "continuous"], args.hop, frames, holds=False)
+        frames = int(end / hop) + 2
+        lb = grid(live_body, hop, frames, holds=True)
+        ob = grid(offline_body, hop, frames, holds=False)
         playing = [k for k in range(frames) if lb[k] > 0 or ob[k] > 0]
         a, b = [lb[k] for k in playing], [ob[k] for k in playing]
         pooled_live += a
