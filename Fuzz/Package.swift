@@ -12,6 +12,12 @@ import PackageDescription
 let fuzzing: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
 let linking: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
 
+/// A fuzz target: `Sources/<name>`, libFuzzer's driver, and the Tactus products it reads through.
+func fuzzer(_ name: String, _ products: String...) -> Target {
+    .executableTarget(name: name, dependencies: ["FuzzDriver"] + products.map { .product(name: $0, package: "Tactus") },
+                      swiftSettings: fuzzing, linkerSettings: linking)
+}
+
 let package = Package(
     name: "TactusFuzz",
     dependencies: [
@@ -20,42 +26,13 @@ let package = Package(
     targets: [
         // Starts libFuzzer's driver from the entry point SwiftPM gives executables.
         .target(name: "FuzzDriver", swiftSettings: fuzzing),
-        .executableTarget(name: "FuzzAHAP",
-                          dependencies: ["FuzzDriver", .product(name: "TactusAHAP", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzPreview",
-                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus"),
-                                         .product(name: "TactusPreview", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzConfig",
-                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus"),
-                                         .product(name: "TactusCore", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzHaptic",
-                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus"),
-                                         .product(name: "TactusAHAP", package: "Tactus"),
-                                         .product(name: "TactusAndroid", package: "Tactus"),
-                                         .product(name: "TactusCore", package: "Tactus"),
-                                         .product(name: "TactusHaptic", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzRumble",
-                          dependencies: ["FuzzDriver", .product(name: "TactusCore", package: "Tactus"),
-                                         .product(name: "TactusRender", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzRendered",
-                          dependencies: ["FuzzDriver", .product(name: "TactusAudio", package: "Tactus"),
-                                         .product(name: "TactusCore", package: "Tactus"),
-                                         .product(name: "TactusRender", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzSamples",
-                          dependencies: ["FuzzDriver", .product(name: "TactusAnalysis", package: "Tactus"),
-                                         .product(name: "TactusCore", package: "Tactus"),
-                                         .product(name: "TactusLive", package: "Tactus"),
-                                         .product(name: "TactusMapping", package: "Tactus"),
-                                         .product(name: "TactusPresets", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
-        .executableTarget(name: "FuzzPreset",
-                          dependencies: ["FuzzDriver", .product(name: "Tactus", package: "Tactus")],
-                          swiftSettings: fuzzing, linkerSettings: linking),
+        fuzzer("FuzzAHAP", "TactusAHAP"),
+        fuzzer("FuzzPreview", "Tactus", "TactusPreview"),
+        fuzzer("FuzzConfig", "Tactus", "TactusCore"),
+        fuzzer("FuzzHaptic", "Tactus", "TactusAHAP", "TactusAndroid", "TactusCore", "TactusHaptic"),
+        fuzzer("FuzzRumble", "TactusCore", "TactusRender"),
+        fuzzer("FuzzRendered", "TactusAudio", "TactusCore", "TactusRender"),
+        fuzzer("FuzzSamples", "TactusAnalysis", "TactusCore", "TactusLive", "TactusMapping", "TactusPresets"),
+        fuzzer("FuzzPreset", "Tactus"),
     ]
 )
