@@ -207,10 +207,12 @@ uninstall:
 	rm -rf $(SHAREDIR)/tactus
 
 # A Debian package of the same installation under /usr (needs dpkg-deb; the binary carries the
-# Swift runtime, so the package depends only on libsndfile and single-precision FFTW).
+# Swift runtime, so the package depends only on libsndfile and single-precision FFTW). Its binaries
+# carry no debug information, as Debian's own packages ship them (symbols stay, for backtraces).
 deb:
 	rm -rf .build/deb
 	$(MAKE) install PREFIX=/usr DESTDIR=$(CURDIR)/.build/deb
+	strip --strip-debug .build/deb/usr/bin/tactus .build/deb/usr/bin/tactus-tune
 	install -d .build/deb/DEBIAN
 	scripts/deb-control.sh $(VERSION) > .build/deb/DEBIAN/control
 	dpkg-deb --root-owner-group --build .build/deb .build/tactus_$(VERSION)_$$(dpkg --print-architecture).deb
