@@ -15,6 +15,9 @@ import TactusPresets
 /// 3e38) or 16-bit integers (audio-like). Beyond "never crash", it checks that every transient,
 /// point and live event is finite, within 0…1 and inside the stream's time, and that live events
 /// come in order of `emittedAt`.
+/// The shipped default, resolved once for every input.
+private let preset = try! PresetLibrary.compiledIn.resolve("default")
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSamples(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count >= 5 else { return 0 }
@@ -38,7 +41,6 @@ public func fuzzSamples(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
     }
     let duration = Double(frames) / rate
-    let preset = try! PresetLibrary.compiledIn.resolve("default")
     checkOffline(interleaved, frames: frames, channels: channels, rate: rate, duration: duration, preset: preset)
     checkLive(interleaved, channels: channels, rate: rate, block: block, duration: duration, preset: preset)
     return 0
