@@ -176,8 +176,6 @@ public final class AnalysisSession {
         while start < samples.count {
             // The blocker may add up to three samples held from the previous piece.
             let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk - 3)])
-            // The meter keeps the raw samples until the frames that cover them arrive: a chunk at a time.
-            loudness.push(raw)
             let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
             analyseFiltered(count)
             start += raw.count
@@ -242,6 +240,8 @@ public final class AnalysisSession {
     private func analyseFiltered(_ count: Int) {
         filtered.withUnsafeBufferPointer { buffer in
             let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            // The meter holds the samples until the frames that cover them arrive.
+            loudness.push(piece)
             onsets.append(samples: piece)
             stft.push(piece, analyse)
         }

@@ -85,7 +85,6 @@ public final class LiveAnalysis {
         while start < samples.count {
             // The blocker may add up to three samples held from the previous piece.
             let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + AnalysisSession.chunk - 3)])
-            loudness.push(raw)
             let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
             analyseFiltered(count, frame: frame, onset: onset)
             start += raw.count
@@ -108,6 +107,8 @@ public final class LiveAnalysis {
     private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: OnsetRelease) {
         filtered.withUnsafeBufferPointer { buffer in
             let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            // The meter holds the samples until the frames that cover them arrive.
+            loudness.push(piece)
             onsets.append(samples: piece)
             stft.push(piece) { analyse($0, frame: frame, onset: onset) }
         }

@@ -16,6 +16,21 @@
     return lanes.sum()
 }
 
+/// The dot products of `a` with `b` and with `c` in one pass over `a`, of a length that is a
+/// multiple of four, each in four fixed lanes.
+@inline(__always) func dotPairInFours(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ c: UnsafePointer<Float>,
+                                      count: Int) -> (Float, Float) {
+    var first = SIMD4<Float>(repeating: 0), second = SIMD4<Float>(repeating: 0)
+    var i = 0
+    while i < count {
+        let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<Float>.self)
+        first += x * UnsafeRawPointer(b + i).loadUnaligned(as: SIMD4<Float>.self)
+        second += x * UnsafeRawPointer(c + i).loadUnaligned(as: SIMD4<Float>.self)
+        i &+= 4
+    }
+    return (first.sum(), second.sum())
+}
+
 /// Σ a[i]² over `count` values: the whole groups of four as `dotInFours`, then the rest.
 @inline(__always) func sumOfSquares(_ a: UnsafePointer<Float>, count: Int) -> Float {
     let whole = count & ~3
