@@ -4,7 +4,12 @@
 For every sound with an onset annotation (<stem>.json beside <stem>.wav, key "onsets") in the
 folders given, runs `tactus live FILE --block B` and `tactus live FILE --reference` (what
 `tactus convert` plays, in the same JSON lines) with the same preset options, and reports:
-  - latency: emittedAt − time of every live transient (p50, p95, max), in ms;
+  - latency: emittedAt − time of every live transient (p50, p90, p95, max), in ms;
+  - released between frames: the share of the live transients whose emittedAt is no frame's
+    end (k × hop + the window's second half, `stft.windowMs` and `hopMs` as --set gives them,
+    else the shipped 20 and 10 ms) nor the stream's end: those peaks.liveDecision attack
+    released from the samples (its block ends fall on a frame end about once in a hop's
+    samples ÷ the block's, so a few of its releases count as the frames');
   - with --own-frame-ms X: emittedAt − X − time, the latency had each transient been released
     when its own frame was complete: with peaks.liveDecision peak every transient is released
     X = the look-ahead frames × the hop (60 ms with the shipped presets) after that, so this is
@@ -18,18 +23,27 @@ folders given, runs `tactus live FILE --block B` and `tactus live FILE --referen
   - with --cpu, the CPU time (user + sys, getrusage) of `tactus live -` fed a 48 kHz stereo
     stream of the sounds concatenated (raw float32), per second of audio.
 
-Usage: live.py --tactus .build/release/tactus DIR... [--block 512] [--set k=v]... [--preset P] [--cpu] [--live-only]
-               [--own-frame-ms 60]
+With --reference-cache DIR, each sound's --reference events are kept in DIR under a key made of
+the tactus binary (path, size, modification time), the sound's path and the options passed to
+both sides (--preset, --set); --reference-tactus T runs --reference with T (a build whose convert
+is the same, checked with `tactus batch Corpus` and `diff -r`). Sweeping --live-set (parameters only the live side reads, such as
+peaks.liveDecision and its thresholds, which `tactus convert` never reads) then runs convert
+once per sound.
+
+Usage: live.py --tactus .build/release/tactus DIR... [--block 512] [--set k=v]... [--live-set k=v]... [--preset P]
+               [--cpu] [--live-only] [--own-frame-ms 60] [--reference-cache DIR]
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
 import resource
 import subprocess
 import sys
+import struct
 import tempfile
 from pathlib import Path
 
@@ -37,6 +51,56 @@ from pathlib import Path
 def events(tactus: str, wav: Path, extra: list[str]) -> list[dict]:
     out = subprocess.run([tactus, "live", str(wav), *extra], check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines() if line]
+
+
+def reference(tactus: str, wav: Path, extra: list[str], cache: str | None) -> list[dict]:
+    """`tactus live WAV --reference` (what convert plays), from `cache` when it holds it."""
+    if cache is None:
+        return events(tactus, wav, ["--reference", *extra])
+    binary = os.stat(tactus)
+    key = json.dumps([os.path.abspath(tactus), binary.st_size, binary.st_mtime_ns, os.path.abspath(wav), extra])
+    path = Path(cache) / (hashlib.sha256(key.encode()).hexdigest() + ".json")
+    if path.exists():
+        return json.loads(path.read_text())
+    result = events(tactus, wav, ["--reference", *extra])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result))
+    return result
+
+
+def frame_ms(settings: list[str]) -> tuple[float, float]:
+    """The analysis window and hop, ms, as --set gives them, else the shipped presets' 20 and 10."""
+    values = dict(s.split("=", 1) for s in settings if "=" in s)
+    return float(values.get("stft.windowMs", 20)), float(values.get("stft.hopMs", 10))
+
+
+def wav_shape(wav: Path) -> tuple[int, int]:
+    """A WAV file's sample rate and length in frames, from its fmt and data chunks (any
+    encoding: the `wave` module reads integer PCM only)."""
+    data = wav.read_bytes()
+    rate = align = 0
+    at = 12
+    while at + 8 <= len(data):
+        kind, size = data[at:at + 4], struct.unpack("<I", data[at + 4:at + 8])[0]
+        if kind == b"fmt ":
+            rate, align = struct.unpack("<I", data[at + 12:at + 16])[0], struct.unpack("<H", data[at + 20:at + 22])[0]
+        elif kind == b"data":
+            return rate, min(size, len(data) - at - 8) // max(1, align)
+        at += 8 + size + (size & 1)
+    raise ValueError(f"{wav}: no data chunk")
+
+
+def between_frames(emitted: float, wav: Path, window_ms: float, hop_ms: float) -> bool:
+    """Whether a live event emitted at `emitted` seconds came between frame ends (not at a frame's
+    end, k × hop + window − window // 2 samples, nor at the stream's end)."""
+    rate, length = wav_shape(wav)
+    # Rounded half away from zero, as Swift's `rounded()` (Python's `round` halves to even).
+    window = max(16, math.floor(window_ms * rate / 1000 + 0.5))
+    hop = max(1, math.floor(hop_ms * rate / 1000 + 0.5))
+    sample = round(emitted * rate)
+    if sample >= length:
+        return False
+    return (sample - (window - window // 2)) % hop != 0
 
 
 def f_measure(detected: list[float], truth: list[float], tolerance: float) -> tuple[int, int, int]:
@@ -129,6 +193,11 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=512)
     parser.add_argument("--preset")
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--live-set", action="append", default=[],
+                        help="k=v for the live side only (a parameter convert never reads, e.g. peaks.liveDecision)")
+    parser.add_argument("--reference-cache", help="folder keeping the --reference events between runs (see above)")
+    parser.add_argument("--reference-tactus", help="the tactus binary that runs --reference (default: --tactus): one whose convert "
+                                                   "is known to be the same, so its cached references serve a rebuilt live side")
     parser.add_argument("--hop", type=float, default=0.01, help="the body's hop, seconds, when a sound's body has fewer than two values (else read from the body times)")
     parser.add_argument("--cpu", action="store_true")
     parser.add_argument("--live-only", action="store_true", help="latency and F@25 of the live transients only (no --reference runs)")
@@ -137,9 +206,12 @@ def main() -> None:
     parser.add_argument("folders", nargs="+")
     args = parser.parse_args()
     extra = (["--preset", args.preset] if args.preset else []) + [x for s in args.set for x in ("--set", s)]
+    live_extra = extra + [x for s in args.live_set for x in ("--set", s)]
+    window_ms, hop_ms = frame_ms(args.set + args.live_set)
 
     wavs = sorted(p for folder in args.folders for p in Path(folder).glob("*.wav") if p.with_suffix(".json").exists())
     latencies: list[float] = []
+    early = 0
     agreement = (0, 0, 0)
     live_truth = offline_truth = (0, 0, 0)
     pooled_live: list[float] = []
@@ -147,11 +219,12 @@ def main() -> None:
     per_file_r: list[float] = []
     for wav in wavs:
         truth = json.loads(wav.with_suffix(".json").read_text())["onsets"]
-        live = events(args.tactus, wav, ["--block", str(args.block), *extra])
-        offline = [] if args.live_only else events(args.tactus, wav, ["--reference", *extra])
+        live = events(args.tactus, wav, ["--block", str(args.block), *live_extra])
+        offline = [] if args.live_only else reference(args.reference_tactus or args.tactus, wav, extra, args.reference_cache)
         lt = [e["time"] for e in live if e["kind"] == "transient"]
         ot = [e["time"] for e in offline if e["kind"] == "transient"]
         latencies += [e["emittedAt"] - e["time"] for e in live if e["kind"] == "transient"]
+        early += sum(between_frames(e["emittedAt"], wav, window_ms, hop_ms) for e in live if e["kind"] == "transient")
         agreement = add(agreement, f_measure(lt, ot, 0.010))
         live_truth = add(live_truth, f_measure(lt, truth, 0.025))
         offline_truth = add(offline_truth, f_measure(ot, truth, 0.025))
@@ -171,9 +244,11 @@ def main() -> None:
             per_file_r.append(r)
 
     ms = [1000 * x for x in latencies]
-    print(f"files {len(wavs)}  block {args.block}  preset {' '.join(extra) or 'default'}")
+    print(f"files {len(wavs)}  block {args.block}  preset {' '.join(live_extra) or 'default'}")
     print(f"latency ms (emittedAt - time, {len(ms)} transients): p50 {percentile(ms, 0.5):.1f}  "
-          f"p95 {percentile(ms, 0.95):.1f}  max {max(ms, default=float('nan')):.1f}")
+          f"p90 {percentile(ms, 0.9):.1f}  p95 {percentile(ms, 0.95):.1f}  max {max(ms, default=float('nan')):.1f}  "
+          f"within 20 ms {sum(x <= 20 for x in ms) / max(1, len(ms)):.2f}")
+    print(f"released between frames: {early} ({early / max(1, len(ms)):.2f})")
     if args.own_frame_ms is not None:
         own = [x - args.own_frame_ms for x in ms]
         print(f"at its own frame's end (latency - {args.own_frame_ms:g} ms): p50 {percentile(own, 0.5):.1f}  "
@@ -186,7 +261,7 @@ def main() -> None:
               f"median per file {percentile(per_file_r, 0.5):.3f}  ({len(per_file_r)} files)")
         print(f"F@25 vs annotation: live {score(live_truth):.3f}  convert {score(offline_truth):.3f}")
     if args.cpu:
-        cpu, seconds = cpu_per_second(args.tactus, wavs, extra, args.block)
+        cpu, seconds = cpu_per_second(args.tactus, wavs, live_extra, args.block)
         print(f"CPU per 48 kHz stereo stream: {100 * cpu:.3f} % of one core ({1 / cpu:.0f}x real time) over {seconds:.0f} s")
 
 
