@@ -7,9 +7,9 @@ folders given, runs `tactus live FILE --block B` and `tactus live FILE --referen
   - latency: emittedAt − time of every live transient (p50, p90, p95, max), in ms;
   - released between frames: the share of the live transients whose emittedAt is no frame's
     end (k × hop + the window's second half, `stft.windowMs` and `hopMs` as --set gives them,
-    else the shipped 20 and 10 ms) nor the stream's end: those peaks.liveDecision attack
-    released from the samples (its block ends fall on a frame end about once in a hop's
-    samples ÷ the block's, so a few of its releases count as the frames');
+    else the shipped 20 and 10 ms) nor the stream's end: 0 for every shipped decision, which all
+    release on a frame's end; a trigger on the samples (BENCHMARKS.md, "Tried: a trigger on the
+    samples") releases there;
   - with --own-frame-ms X: emittedAt − X − time, the latency had each transient been released
     when its own frame was complete: with peaks.liveDecision peak every transient is released
     X = the look-ahead frames × the hop (60 ms with the shipped presets) after that, so this is
