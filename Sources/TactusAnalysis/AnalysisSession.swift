@@ -134,19 +134,12 @@ public final class AnalysisSession {
         + OnsetDetector.outputDescriptors
 
     /// Window, hop and FFT size in samples at this signal's rate.
-    public let geometry: FrameGeometry
-    private let stft: STFT
+    public var geometry: FrameGeometry { frames.geometry }
+    private let frames: FramePipeline
     private let level = LevelAnalyzer()
     private let centroid: CentroidAnalyzer
-    private let onsets: OnsetDetector
-    // `dcBlocker`, `filtered` and `sampleCount` are `@exclusivity(unchecked)`, as `SpectralFrame`'s
-    // state is: a session is used by one thread and no access to them is nested in another
-    // access to the same one, so the runtime check on each access finds nothing.
-    @exclusivity(unchecked) private var dcBlocker: DCBlocker
-    private let loudness: LoudnessMeter
+    private var onsets: OnsetDetector { frames.onsets }
     private let starts: SoundStarts
-    /// The current chunk with its DC removed.
-    @exclusivity(unchecked) private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
     /// Samples pushed so far.
     @exclusivity(unchecked) public private(set) var sampleCount = 0
 
@@ -154,32 +147,17 @@ public final class AnalysisSession {
     ///   - sampleRate: the signal's sample rate, in Hz.
     ///   - configuration: the analysis parts' settings.
     public init(sampleRate: Double, configuration: AnalysisConfiguration) {
-        geometry = configuration.geometry(sampleRate: sampleRate)
-        stft = STFT(geometry: geometry, transform: configuration.transform)
-        onsets = configuration.onsetDetector(geometry: geometry, live: false)
+        frames = FramePipeline(sampleRate: sampleRate, configuration: configuration, live: false)
         centroid = CentroidAnalyzer(parameters: configuration.centroid)
-        dcBlocker = DCBlocker(sampleRate: sampleRate)
-        loudness = LoudnessMeter(geometry: geometry)
-        starts = SoundStarts(sampleRate: sampleRate, blockLength: geometry.hop)
+        starts = SoundStarts(sampleRate: sampleRate, blockLength: frames.geometry.hop)
     }
-
-    /// Samples handed on at once; the onset history is sized to cover one such chunk beyond
-    /// the frames still being judged, so it never drops a sample the attack locator needs.
-    static let chunk = OnsetDetector.maxChunk
 
     /// Analyses the next mono samples (−1…1, any block size), raw: the DC blocker is applied here.
     /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         sampleCount += samples.count
         starts.push(samples)
-        var start = 0
-        while start < samples.count {
-            // The blocker may add up to three samples held from the previous piece.
-            let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + Self.chunk - 3)])
-            let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
-            analyseFiltered(count)
-            start += raw.count
-        }
+        frames.push(samples, frame: analyse) { _ in }
     }
 
     /// Makes room in the per-frame outputs for a signal of about `samples` samples (a
@@ -204,9 +182,8 @@ public final class AnalysisSession {
     /// Ends the signal: the remaining frames are analysed and the onsets judged. Call once.
     /// - Returns: the features per frame, the onsets, the loudness in LUFS and where each sound starts.
     public func finish() -> AnalysisResult {
-        analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) })
-        stft.finish(analyse)
-        let loudest = loudness.finish()
+        frames.finish(frame: analyse) { _ in }
+        let loudest = frames.loudness.finish()
         let soundStarts = starts.finish()
         let detected = Self.afterSilences(onsets.finish(), soundStarts, sampleRate: geometry.sampleRate)
         var features: [String: [Float]] = [:]
@@ -236,23 +213,10 @@ public final class AnalysisSession {
         return result
     }
 
-    /// Hands the first `count` samples of `filtered` to the onset history and the STFT.
-    private func analyseFiltered(_ count: Int) {
-        filtered.withUnsafeBufferPointer { buffer in
-            let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
-            // The meter holds the samples until the frames that cover them arrive.
-            loudness.push(piece)
-            onsets.append(samples: piece)
-            stft.push(piece, analyse)
-        }
-    }
-
     /// Calls the analyzers directly rather than through a list of `FrameAnalyzer`s (no retain
     /// and release per analyzer and frame).
     private func analyse(_ frame: SpectralFrame) {
         level.process(frame)
         centroid.process(frame)
-        onsets.process(frame)
-        loudness.process(frame)
     }
 }

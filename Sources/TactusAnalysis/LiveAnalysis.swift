@@ -32,16 +32,11 @@ public final class LiveAnalysis {
     public typealias OnsetRelease = (DetectedOnset, Int) -> Void
 
     /// Window, hop and FFT size in samples at this signal's rate.
-    public let geometry: FrameGeometry
+    public var geometry: FrameGeometry { frames.geometry }
     /// Frames a frame waits for before it is judged (`PeakPicker.lookahead`).
-    public let lookaheadFrames: Int
-    private let stft: STFT
-    private let onsets: OnsetDetector
-    private let loudness: LoudnessMeter
+    public var lookaheadFrames: Int { frames.onsets.lookahead }
+    private let frames: FramePipeline
     private let minHz: Double, maxHz: Double
-    // Unchecked as `AnalysisSession`'s state is: one thread, no nested access.
-    @exclusivity(unchecked) private var dcBlocker: DCBlocker
-    @exclusivity(unchecked) private var filtered = [Float](repeating: 0, count: AnalysisSession.chunk)
     /// Samples pushed so far.
     @exclusivity(unchecked) public private(set) var sampleCount = 0
 
@@ -49,14 +44,9 @@ public final class LiveAnalysis {
     ///   - sampleRate: the signal's sample rate, in Hz.
     ///   - configuration: the analysis parts' settings (its `transform` computes the STFT).
     public init(sampleRate: Double, configuration: AnalysisConfiguration) {
-        geometry = configuration.geometry(sampleRate: sampleRate)
-        stft = STFT(geometry: geometry, transform: configuration.transform)
-        onsets = configuration.onsetDetector(geometry: geometry, live: true)
-        lookaheadFrames = onsets.lookahead
+        frames = FramePipeline(sampleRate: sampleRate, configuration: configuration, live: true)
         minHz = configuration.centroid.number(CentroidAnalyzer.minHz)
         maxHz = configuration.centroid.number(CentroidAnalyzer.maxHz)
-        dcBlocker = DCBlocker(sampleRate: sampleRate)
-        loudness = LoudnessMeter(geometry: geometry)
     }
 
     /// How far past an onset's frame centre the signal must have come before the picker has
@@ -66,12 +56,12 @@ public final class LiveAnalysis {
     public var lookaheadSamples: Int { lookaheadFrames * geometry.hop + (geometry.windowLength - geometry.windowLength / 2) }
 
     /// The loudest momentary loudness (BS.1770) read so far, in LUFS (`LoudnessMeter.loudestSoFar`).
-    public var loudestMomentaryLufs: Double { loudness.loudestSoFar }
+    public var loudestMomentaryLufs: Double { frames.loudness.loudestSoFar }
 
     /// `loudestMomentaryLufs`, or the lower bound of the read in progress when louder (the energy
     /// its 400 ms block holds so far, `LoudnessMeter.loudestWithNextRead`), in LUFS: at most the
     /// loudest the whole signal reaches, and a sound's first 400 ms rise with it frame by frame.
-    public var loudestMomentaryLufsWithNextRead: Double { loudness.loudestWithNextRead }
+    public var loudestMomentaryLufsWithNextRead: Double { frames.loudness.loudestWithNextRead }
 
     /// Analyses the next mono samples (−1…1, any block size).
     /// - Parameters:
@@ -81,14 +71,7 @@ public final class LiveAnalysis {
     ///     stream position from which it is known, in samples: that frame's end.
     public func push(_ samples: UnsafeBufferPointer<Float>, frame: (Frame) -> Void, onset: OnsetRelease) {
         sampleCount += samples.count
-        var start = 0
-        while start < samples.count {
-            // The blocker may add up to three samples held from the previous piece.
-            let raw = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + AnalysisSession.chunk - 3)])
-            let count = filtered.withUnsafeMutableBufferPointer { dcBlocker.process(raw, into: $0) }
-            analyseFiltered(count, frame: frame, onset: onset)
-            start += raw.count
-        }
+        frames.push(samples, frame: { features($0, frame) }, judged: { release($0, onset) })
     }
 
     /// Ends the signal: the last frames are analysed and judged. Call once.
@@ -97,30 +80,22 @@ public final class LiveAnalysis {
     ///   - onset: called with each onset released by them and the stream position from which
     ///     it is known, in samples (the end of its frame, or of the signal).
     public func finish(frame: (Frame) -> Void, onset: OnsetRelease) {
-        analyseFiltered(filtered.withUnsafeMutableBufferPointer { dcBlocker.flush(into: $0) }, frame: frame, onset: onset)
-        stft.finish { analyse($0, frame: frame, onset: onset) }
-        _ = loudness.finish()
-        _ = onsets.finish()
-        onsets.release { onset($0, sampleCount) }
+        frames.finish(frame: { features($0, frame) }, judged: { release($0, onset) })
+        _ = frames.loudness.finish()
+        _ = frames.onsets.finish()
+        frames.onsets.release { onset($0, sampleCount) }
     }
 
-    private func analyseFiltered(_ count: Int, frame: (Frame) -> Void, onset: OnsetRelease) {
-        filtered.withUnsafeBufferPointer { buffer in
-            let piece = UnsafeBufferPointer(rebasing: buffer[0..<count])
-            // The meter holds the samples until the frames that cover them arrive.
-            loudness.push(piece)
-            onsets.append(samples: piece)
-            stft.push(piece) { analyse($0, frame: frame, onset: onset) }
-        }
-    }
-
-    private func analyse(_ spectral: SpectralFrame, frame: (Frame) -> Void, onset: OnsetRelease) {
+    /// Hands on the features of the frame `spectral`, before the onsets read it.
+    private func features(_ spectral: SpectralFrame, _ frame: (Frame) -> Void) {
         let moments = BandMoments(of: spectral, minHz: minHz, maxHz: maxHz)
         frame(Frame(index: spectral.index, levelDb: spectral.levelDb, centroidHz: moments.centroid,
                     weightedOctaves: moments.weightedOctaves(of: spectral)))
-        onsets.process(spectral)
-        loudness.process(spectral)
+    }
+
+    /// Hands on the onsets released once the frame `spectral` is judged, known from its end.
+    private func release(_ spectral: SpectralFrame, _ onset: OnsetRelease) {
         let end = spectral.index * geometry.hop + geometry.windowLength - geometry.windowLength / 2
-        onsets.release { onset($0, end) }
+        frames.onsets.release { onset($0, end) }
     }
 }
