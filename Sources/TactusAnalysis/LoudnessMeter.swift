@@ -16,7 +16,7 @@ import Darwin
 /// shorter than 400 ms is measured over 400 ms with the silence around it, as a listener's
 /// loudness integrates a short sound over time (as libebur128 reads it). Samples are counted
 /// in short blocks (below), so each read's 100 ms end at the block centre nearest it (within
-/// 0.2 ms).
+/// 0.3 ms).
 ///
 /// K-weighting is the two BS.1770 filters, a high shelf (+4 dB above about 2 kHz) and the
 /// RLB high-pass T (38 Hz), with their coefficients derived for the actual sample rate as
@@ -24,7 +24,7 @@ import Darwin
 /// blocker's 5 Hz cut lies where T is already 45 dB down) and its frames' power spectra P,
 /// and filters nothing at the sample rate:
 /// - **The high-pass, on blocks.** The samples are taken in blocks of `decimation` (a block
-///   rate of 2.4–4.8 kHz). A block's energy after T is its samples' spread about their mean,
+///   rate of 1.6–3.2 kHz). A block's energy after T is its samples' spread about their mean,
 ///   `Σ (x − x̄)²`, which lies above the block rate's band and which T passes whole, plus its
 ///   mean through T: `n·(T·x̄)²`, T derived for the block rate (the boxcar of the means is flat
 ///   in the band T shapes, and null where aliases would fold onto it). Both parts are ≥ 0, so
@@ -129,14 +129,17 @@ public final class LoudnessMeter {
         // Room for the last momentary block, the slot being summed and the blocks pushed before
         // the frames that cover them arrive (a chunk, a window and a hop).
         let samples = blockLength + readLength + 2 * geometry.windowLength + geometry.hop + OnsetDetector.maxChunk
-        let kept = 1 << (Int.bitWidth - (samples / decimation + 4).leadingZeroBitCount)
+        let kept = Self.powerOfTwo(above: samples / decimation + 4)
         blockMask = kept - 1
         energies = .allocate(capacity: kept)
         energies.initialize(repeating: 0)
         taken = .allocate(capacity: kept)
         taken.initialize(repeating: 0)
-        ratios = Array(repeating: 1, count: 1 << (Int.bitWidth - (samples / max(1, geometry.hop) + 4).leadingZeroBitCount))
+        ratios = Array(repeating: 1, count: Self.powerOfTwo(above: samples / max(1, geometry.hop) + 4))
     }
+
+    /// The smallest power of two above `n` (rings indexed by a mask, not a division).
+    private static func powerOfTwo(above n: Int) -> Int { 1 << (Int.bitWidth - n.leadingZeroBitCount) }
 
     deinit {
         held.deallocate()
