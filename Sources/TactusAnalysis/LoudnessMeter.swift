@@ -196,44 +196,53 @@ public final class LoudnessMeter {
             heldCount += count
             i = count
             guard heldCount == decimation else { return }
-            measureBlock(UnsafePointer(held.baseAddress!), count: decimation)
+            measureBlocks(UnsafePointer(held.baseAddress!), count: 1, length: decimation)
             heldCount = 0
         }
-        while i + decimation <= samples.count {
-            measureBlock(base + i, count: decimation)
-            i += decimation
-        }
+        let whole = (samples.count - i) / decimation
+        measureBlocks(base + i, count: whole, length: decimation)
+        i += whole * decimation
         heldCount = samples.count - i
         held.baseAddress!.update(from: base + i, count: heldCount)
         sumSlots(final: false)
     }
 
-    /// The next block, of `count` samples (a whole block, or the signal's last few): its
-    /// samples' spread about their mean, plus its mean through T at the block rate.
-    private func measureBlock(_ x: UnsafePointer<Float>, count: Int) {
-        var sums = SIMD4<Float>(repeating: 0), squares = SIMD4<Float>(repeating: 0)
-        var i = 0
-        while i &+ 4 <= count {
-            let v = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD4<Float>.self)
-            sums += v
-            squares += v * v
-            i &+= 4
+    /// The next `count` blocks, each of `length` samples from `x` on (whole blocks, or the
+    /// signal's last few samples as one): each block's samples' spread about their mean, plus
+    /// its mean through T at the block rate. T's state stays in locals for the loop.
+    private func measureBlocks(_ x: UnsafePointer<Float>, count: Int, length: Int) {
+        guard count > 0 else { return }
+        let (pole, gain, mask, energies, taken) = (blockPole, blockGain, blockMask, energies, taken)
+        var (lastMean, first, second) = (lastMean, first, second)
+        let n = Double(length)
+        for b in 0..<count {
+            let block = x + b * length
+            var sums = SIMD4<Float>(repeating: 0), squares = SIMD4<Float>(repeating: 0)
+            var i = 0
+            while i &+ 4 <= length {
+                let v = UnsafeRawPointer(block + i).loadUnaligned(as: SIMD4<Float>.self)
+                sums += v
+                squares += v * v
+                i &+= 4
+            }
+            var (sum, square) = (sums.sum(), squares.sum())
+            while i < length {
+                sum += block[i]
+                square += block[i] * block[i]
+                i &+= 1
+            }
+            let mean = Double(sum) / n
+            // (1 − z⁻¹)/(1 − p·z⁻¹) twice, then the gain.
+            let a = mean - lastMean + pole * first
+            let v = a - first + pole * second
+            (lastMean, first, second) = (mean, abs(a) < 1e-30 ? 0 : a, abs(v) < 1e-30 ? 0 : v)
+            let passed = gain * v
+            let slot = (blocks &+ b) & mask
+            energies[slot] = Float(max(0, Double(square) - n * mean * mean) + n * passed * passed)
+            taken[slot] = Float(n * (mean * mean - passed * passed))
         }
-        var (sum, square) = (sums.sum(), squares.sum())
-        while i < count {
-            sum += x[i]
-            square += x[i] * x[i]
-            i &+= 1
-        }
-        let n = Double(count), mean = Double(sum) / n
-        // (1 − z⁻¹)/(1 − p·z⁻¹) twice, then the gain.
-        let a = mean - lastMean + blockPole * first
-        let v = a - first + blockPole * second
-        (lastMean, first, second) = (mean, abs(a) < 1e-30 ? 0 : a, abs(v) < 1e-30 ? 0 : v)
-        let passed = blockGain * v
-        energies[blocks & blockMask] = Float(max(0, Double(square) - n * mean * mean) + n * passed * passed)
-        taken[blocks & blockMask] = Float(n * (mean * mean - passed * passed))
-        blocks += 1
+        (self.lastMean, self.first, self.second) = (lastMean, first, second)
+        blocks += count
     }
 
     /// Reads the spectral part of the weighting from the next frame of the STFT: its ratio
@@ -294,7 +303,7 @@ public final class LoudnessMeter {
     public func finish() -> Double {
         let pushed = blocks * decimation + heldCount
         if heldCount > 0 {
-            measureBlock(UnsafePointer(held.baseAddress!), count: heldCount)
+            measureBlocks(UnsafePointer(held.baseAddress!), count: 1, length: heldCount)
             heldCount = 0
         }
         sumSlots(final: true)

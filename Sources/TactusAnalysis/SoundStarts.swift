@@ -124,6 +124,24 @@ public final class SoundStarts {
         return loudest
     }
 
+    /// The first of `count` samples from `base` whose magnitude reaches `threshold` (0 when
+    /// none does): eight lanes at a time up to the group that holds it, then sample by sample.
+    private func firstSample(_ base: UnsafePointer<Float>, count: Int, reaching threshold: Float) -> Int {
+        let limit = SIMD8<Float>(repeating: threshold)
+        var k = 0
+        while k &+ 8 <= count {
+            let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
+            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            if any(magnitude .>= limit) { break }
+            k &+= 8
+        }
+        while k < count {
+            if abs(base[k]) >= threshold { return k }
+            k &+= 1
+        }
+        return 0
+    }
+
     /// `process(_:count:)` of the first `count` samples of `buffer`.
     private func processBuffer(count: Int) {
         buffer.withUnsafeBufferPointer { process($0.baseAddress!, count: count) }
@@ -141,9 +159,7 @@ public final class SoundStarts {
         // Only the levels between the last block's lowest crossed level and this one's change.
         let crossed = Self.levels.partitioningIndex { $0 <= loudest }
         for j in crossed..<max(crossed, crossedFrom) where j <= lowestKept {
-            let threshold = Self.levels[j]
-            let first = (0..<count).first { abs(samples[$0]) >= threshold } ?? 0
-            starts[j].append((silentSince[j], consumed + first))
+            starts[j].append((silentSince[j], consumed + firstSample(samples, count: count, reaching: Self.levels[j])))
         }
         for j in crossedFrom..<max(crossedFrom, crossed) { silentSince[j] = consumed }
         crossedFrom = crossed
