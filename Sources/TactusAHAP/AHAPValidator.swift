@@ -127,27 +127,37 @@ public struct AHAPValidator: Sendable {
     /// - Returns: the findings, and the document (nil when its shape cannot be decoded).
     public func inspect(_ data: Data) -> (report: AHAPValidationReport, document: AHAPDocument?) {
         var check = Checker(baseDirectory: baseDirectory)
+        var document: AHAPDocument?
+        switch Self.checkStructure(data, &check) {
+        case .success(let decoded)?:
+            document = decoded
+            check.playback(decoded)
+        case .failure(let error)?:
+            // A shape error the checks above have named already; never let one pass unnamed.
+            if check.diagnostics.allSatisfy({ $0.severity == .warning }) {
+                check.error(.wrongType, (error as? AHAPDecodingError)?.path ?? "", "\(error)")
+            }
+        case nil:
+            break
+        }
+        return (AHAPValidationReport(diagnostics: check.diagnostics), document)
+    }
+
+    /// Parses `data`, checks the tree and decodes it: nil when it is not JSON (named in
+    /// `check`). The tree, about twice the file's size, is gone when this returns, before
+    /// the document plays.
+    private static func checkStructure(_ data: Data, _ check: inout Checker) -> Result<AHAPDocument, Error>? {
         let json: JSONValue
         do {
             json = try JSONReader.parse(data)
         } catch {
             check.error(.invalidJSON, "", "\(error)")
-            return (AHAPValidationReport(diagnostics: check.diagnostics), nil)
+            return nil
         }
         var path: [PathComponent] = []
         check.duplicateKeys(json, &path)
         check.document(Node(json))
-        var document: AHAPDocument?
-        do {
-            document = try AHAPDecoder().decode(json)
-            check.playback(document!)
-        } catch {
-            // A shape error the checks above have named already; never let one pass unnamed.
-            if check.diagnostics.allSatisfy({ $0.severity == .warning }) {
-                check.error(.wrongType, (error as? AHAPDecodingError)?.path ?? "", "\(error)")
-            }
-        }
-        return (AHAPValidationReport(diagnostics: check.diagnostics), document)
+        return Result { try AHAPDecoder().decode(json) }
     }
 }
 

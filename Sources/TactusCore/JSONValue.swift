@@ -61,26 +61,29 @@ public struct JSONReader {
     /// Far deeper than any AHAP (which nests six levels), far shallower than the stack allows.
     static let maxDepth = 256
 
-    private let bytes: [UInt8]
+    /// The document's bytes, read in place (a copy would double the memory a large file takes).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    private init(_ data: Data) {
-        bytes = Array(data)
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
-    /// Parses a whole document in bounded time and memory.
+    /// Parses a whole document in bounded time and memory (the tree it returns, besides `data`).
     /// - Parameter data: UTF-8 bytes, untrusted.
     /// - Returns: the value.
     /// - Throws: a `JSONSyntaxError` with the line and column of the first error, including nesting
     ///   deeper than 256 levels and anything after the value.
     public static func parse(_ data: Data) throws -> JSONValue {
-        var reader = JSONReader(data)
-        reader.skipWhitespace()
-        let value = try reader.value(depth: 0)
-        reader.skipWhitespace()
-        guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the JSON value") }
-        return value
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw.bindMemory(to: UInt8.self))
+            reader.skipWhitespace()
+            let value = try reader.value(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == reader.bytes.count else { throw reader.error("unexpected text after the JSON value") }
+            return value
+        }
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
@@ -213,13 +216,11 @@ public struct JSONReader {
 
     /// The bytes in `range` as text; invalid UTF-8 is an error, not replaced.
     private func utf8(_ range: Range<Int>) throws -> String {
-        try bytes.withUnsafeBufferPointer { buffer in
-            let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            // ASCII (nearly every key and value) needs no validation.
-            if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-            guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
-            return text
-        }
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        // ASCII (nearly every key and value) needs no validation.
+        if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        guard let text = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        return text
     }
 
     /// The character after a backslash (the backslash already consumed).
