@@ -205,13 +205,13 @@ private struct Checker {
     // MARK: Typed reads that report instead of throwing
 
     /// The members of an object, or nil after reporting that it is not one.
-    mutating func members(_ node: Node, allowed: [String]) -> [(key: String, value: Node)]? {
-        guard let members = try? node.object() else {
+    mutating func members(_ node: Node, allowed: [String]) -> [(key: String, value: JSONValue)]? {
+        guard case .object(let members) = node.json else {
             error(.wrongType, node.path, "expected an object, found \(node.json.kindName)")
             return nil
         }
-        for (key, value) in members where !allowed.contains(key) {
-            warning(.unknownKey, value.path, "unknown key; Core Haptics ignores it")
+        for (key, _) in members where !allowed.contains(key) {
+            warning(.unknownKey, node.child(key), "unknown key; Core Haptics ignores it")
         }
         return members
     }
@@ -233,7 +233,7 @@ private struct Checker {
 
     /// A finite number under `key`; a number that overflows to infinity is reported as such.
     mutating func number(_ node: Node, _ key: String, required: Bool) -> Double? {
-        if case .number(let value)? = node.optional(key)?.json, !value.isFinite {
+        if case .number(let value)? = node.json[key], !value.isFinite {
             error(.numberOutOfRange, node.child(key), "number out of range (overflows to infinity)")
             return nil
         }
@@ -247,9 +247,10 @@ private struct Checker {
         return value
     }
 
-    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, _ location: JSONPath, _ id: String) {
+    mutating func inRange(_ value: Double, _ range: ClosedRange<Double>, _ location: @autoclosure () -> JSONPath,
+                          _ id: String) {
         guard !range.contains(value) else { return }
-        error(.valueOutOfRange, location,
+        error(.valueOutOfRange, location(),
               "\(id) \(value) is outside \(range.lowerBound)…\(range.upperBound); Core Haptics clamps it silently")
     }
 
@@ -264,13 +265,13 @@ private struct Checker {
                 warning(.duplicateKey, PathComponent.text(path + [.key(members[index].key)]),
                         "key appears more than once; only the last counts")
             }
-            for member in members {
+            for member in members where member.value.isContainer {
                 path.append(.key(member.key))
                 duplicateKeys(member.value, &path)
                 path.removeLast()
             }
         case .array(let items):
-            for (index, item) in items.enumerated() {
+            for (index, item) in items.enumerated() where item.isContainer {
                 path.append(.index(index))
                 duplicateKeys(item, &path)
                 path.removeLast()

@@ -30,6 +30,14 @@ public enum JSONValue: Sendable {
         return members.last(where: { $0.key == key })?.value
     }
 
+    /// True for an object or an array: a value that holds others.
+    public var isContainer: Bool {
+        switch self {
+        case .object, .array: return true
+        default: return false
+        }
+    }
+
     /// A short name of the value's kind, for messages ("expected a number, found a string").
     public var kindName: String {
         switch self {
