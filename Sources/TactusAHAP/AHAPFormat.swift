@@ -85,7 +85,7 @@ public struct AHAPFormat: HapticReadableFormat {
     /// duration past `AHAPWriter.maxTime`.
     static let unplayableTimes: Set<AHAPDiagnostic.Kind> = [.negativeTime, .timeTooLate]
 
-    public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
-        AHAPValidator(baseDirectory: baseDirectory).validate(data).diagnostics.map(\.formatDiagnostic)
+    public func validate(_ data: consuming Data, baseDirectory: URL?) -> [FormatDiagnostic] {
+        AHAPValidator(baseDirectory: baseDirectory).validate(consume data).diagnostics.map(\.formatDiagnostic)
     }
 }

@@ -111,24 +111,24 @@ public struct AHAPValidator: Sendable {
         }
         var validator = self
         validator.baseDirectory = baseDirectory ?? url.deletingLastPathComponent()
-        return validator.validate(data)
+        return validator.validate(consume data)
     }
 
     /// Validates bytes already read, resolving audio paths against `baseDirectory`.
-    /// - Parameter data: the file's bytes.
+    /// - Parameter data: the file's bytes, let go once parsed.
     /// - Returns: the findings.
-    public func validate(_ data: Data) -> AHAPValidationReport {
-        inspect(data).report
+    public func validate(_ data: consuming Data) -> AHAPValidationReport {
+        inspect(consume data).report
     }
 
     /// Validates and decodes in one reading of the file: the findings, and the pattern when
     /// its shape can be decoded at all (files with value errors still play, clamped).
-    /// - Parameter data: the file's bytes.
+    /// - Parameter data: the file's bytes, let go once parsed.
     /// - Returns: the findings, and the document (nil when its shape cannot be decoded).
-    public func inspect(_ data: Data) -> (report: AHAPValidationReport, document: AHAPDocument?) {
+    public func inspect(_ data: consuming Data) -> (report: AHAPValidationReport, document: AHAPDocument?) {
         var check = Checker(baseDirectory: baseDirectory)
         var document: AHAPDocument?
-        switch Self.checkStructure(data, &check) {
+        switch Self.checkStructure(consume data, &check) {
         case .success(let decoded)?:
             document = decoded
             check.playback(decoded)
@@ -144,12 +144,13 @@ public struct AHAPValidator: Sendable {
     }
 
     /// Parses `data`, checks the tree and decodes it: nil when it is not JSON (named in
-    /// `check`). The tree, about twice the file's size, is gone when this returns, before
-    /// the document plays.
-    private static func checkStructure(_ data: Data, _ check: inout Checker) -> Result<AHAPDocument, Error>? {
+    /// `check`). The bytes go once parsed; the tree, about twice their size, is gone when this
+    /// returns, before the document plays.
+    private static func checkStructure(_ data: consuming Data, _ check: inout Checker) -> Result<AHAPDocument, Error>? {
         let json: JSONValue
         do {
             json = try JSONReader.parse(data)
+            _ = consume data
         } catch {
             check.error(.invalidJSON, "", "\(error)")
             return nil

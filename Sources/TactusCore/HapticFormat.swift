@@ -114,11 +114,12 @@ public protocol HapticReadableFormat: HapticFormat {
     /// Checks a file against the format's own rules (what its players accept and how they
     /// play it), without stopping at the first problem.
     /// - Parameters:
-    ///   - data: the file's bytes, untrusted.
+    ///   - data: the file's bytes, untrusted; consumed, so a checker may let them go once it has
+    ///     parsed them (a long AHAP's bytes are a third of what checking it holds).
     ///   - baseDirectory: the folder relative file references are resolved against; nil skips
     ///     checks that need the file system.
     /// - Returns: every finding, in file order; no error means the file is valid.
-    func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic]
+    func validate(_ data: consuming Data, baseDirectory: URL?) -> [FormatDiagnostic]
 
     /// How a file is read as it plays, completing "a .<fileExtension> …" in the help of
     /// `compare` and `preview` (e.g. "through the square-root law between amplitude and felt

@@ -24,7 +24,7 @@ public struct OutputWarning: Equatable, Sendable {
             guard let format = HapticFormats.reader(for: url) else { return [] }
             do {
                 let data = try InputFile.contents(of: url, maxBytes: type(of: format).maxFileBytes)
-                return format.validate(data, baseDirectory: url.deletingLastPathComponent())
+                return format.validate(consume data, baseDirectory: url.deletingLastPathComponent())
                     .map { OutputWarning(output: path, finding: $0.description) }
             } catch {
                 return [OutputWarning(output: path, finding: "error: cannot be read back: \(FileErrorReason.describe(error))")]
