@@ -78,7 +78,8 @@ public struct JSONReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
-    /// Parses a whole document in bounded time and memory (the tree it returns, besides `data`).
+    /// Parses a whole document in bounded time and memory: beside `data` (read in place), only
+    /// the tree it returns.
     /// - Parameter data: UTF-8 bytes, untrusted.
     /// - Returns: the value.
     /// - Throws: a `JSONSyntaxError` with the line and column of the first error, including nesting
