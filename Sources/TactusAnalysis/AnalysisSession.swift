@@ -152,7 +152,8 @@ public final class AnalysisSession {
         starts = SoundStarts(sampleRate: sampleRate, blockLength: frames.geometry.hop)
     }
 
-    /// Analyses the next mono samples (−1…1, any block size), raw: the DC blocker is applied here.
+    /// Analyses the next mono samples (−1…1, any block size), raw: the pipeline's DC blocker
+    /// removes their offset.
     /// - Parameter samples: the next samples of the signal, in order.
     public func push(_ samples: UnsafeBufferPointer<Float>) {
         sampleCount += samples.count

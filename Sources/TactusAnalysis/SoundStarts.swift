@@ -115,7 +115,7 @@ public final class SoundStarts {
         var k = 0
         while k &+ 8 <= count {
             let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
-            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            let magnitude = absolute(v)
             highest.replace(with: magnitude, where: magnitude .> highest)
             k &+= 8
         }
@@ -131,7 +131,7 @@ public final class SoundStarts {
         var k = 0
         while k &+ 8 <= count {
             let v = UnsafeRawPointer(base + k).loadUnaligned(as: SIMD8<Float>.self)
-            let magnitude = unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+            let magnitude = absolute(v)
             if any(magnitude .>= limit) { break }
             k &+= 8
         }

@@ -79,6 +79,16 @@
     }
 }
 
+/// |x| in every lane, exactly: the sign bits cleared (−0 and NaN included, without a compare).
+@inline(__always) func absolute(_ x: SIMD4<Float>) -> SIMD4<Float> {
+    unsafeBitCast(unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+}
+
+/// `absolute(_:)` eight lanes at a time.
+@inline(__always) func absolute(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+}
+
 /// The magnitude of a bin from its power, `√power`, with the argument clamped at zero (a
 /// NaN gives 0): a plain `squareRoot()` keeps a scalar libm fallback per element for the
 /// negative case, which cost more than the rest of the frame's bin arithmetic. Square roots
@@ -87,8 +97,7 @@
     // The sign bit cleared first (a power spectrum has none: sums of squares are never −0),
     // so the compiler can see the argument is never negative and the square roots need no
     // libm fallback; the select keeps only the lanes where `p ≥ 0`, as before.
-    let absolute = unsafeBitCast(unsafeBitCast(p, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
-    return absolute.replacing(with: 0, where: .!(p .>= 0)).squareRoot()
+    absolute(p).replacing(with: 0, where: .!(p .>= 0)).squareRoot()
 }
 
 /// The scalar form of `magnitude(ofPower:)`, for the bins after the last whole group of four.
