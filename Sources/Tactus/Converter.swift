@@ -315,8 +315,9 @@ public struct Converter {
 
     /// Refuses to replace a file at a haptic output's name that Tactus did not make: a pattern
     /// a designer wrote by hand beside the sound (`boom.ahap` next to `boom.wav`) is theirs.
-    /// The file's own metadata, read by its format's reader, tells (`PresetProvenance.marksTactus`);
-    /// a file that format cannot read is not Tactus's either. Replaced as before: a file in a
+    /// The file's own metadata, read by its format's reader from the file's start where the
+    /// format keeps it there (`metadata(of:)`), tells (`PresetProvenance.marksTactus`); a file
+    /// whose metadata that format cannot read is not Tactus's either. Replaced as before: a file in a
     /// format Tactus cannot read back or whose files hold no metadata (`recordsMaker`: the
     /// rendered WAVs), as nothing tells whose it is. A folder at that name is
     /// left to the write to report (`StagedFile.checkDestination`).
@@ -325,7 +326,7 @@ public struct Converter {
             var status = stat()
             guard stat(target.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR,
                   let reader = format as? any HapticReadableFormat, type(of: reader).recordsMaker else { continue }
-            let metadata = (try? reader.contents(of: target).haptics.metadata) ?? []
+            let metadata = (try? reader.metadata(of: target)) ?? []
             if !PresetProvenance.marksTactus(metadata) {
                 throw FileError(file: input.path, reason: "would replace \(target.lastPathComponent), which Tactus did not make",
                                 hint: "move it away, or write into another folder with -o")

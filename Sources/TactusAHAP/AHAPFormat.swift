@@ -81,6 +81,11 @@ public struct AHAPFormat: HapticReadableFormat {
         return imported
     }
 
+    /// The `Metadata` object's text entries, read up to it (Tactus writes it before `Pattern`).
+    public func metadata(fromStart start: Data) throws -> [MetadataEntry] {
+        try MetadataEntry.jsonHeader("Metadata", in: start)
+    }
+
     /// Validation errors that make a pattern unreadable: a time before 0 s, or a time or
     /// duration past `AHAPWriter.maxTime`.
     static let unplayableTimes: Set<AHAPDiagnostic.Kind> = [.negativeTime, .timeTooLate]

@@ -125,6 +125,11 @@ public struct AndroidFormat: HapticReadableFormat {
         return AndroidImport.imported(from: document)
     }
 
+    /// The `metadata` object's entries, read up to it (`beginTactusDocument` writes it third).
+    public func metadata(fromStart start: Data) throws -> [MetadataEntry] {
+        try MetadataEntry.jsonHeader("metadata", in: start)
+    }
+
     public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {
         AndroidFileReader.inspect(data).1
     }

@@ -135,10 +135,21 @@ public protocol HapticReadableFormat: HapticFormat {
     /// true unless a format says otherwise (a rendered WAV holds samples only). A file at an
     /// output's name in a format without it is replaced as a file nothing tells the maker of.
     static var recordsMaker: Bool { get }
+
+    /// The metadata of a file (`ImportedHaptics.metadata`, which says who made it) from its
+    /// first bytes, so that the old files of an output folder are recognised without reading
+    /// them whole. A format whose metadata lies in a header reads only that; the default reads
+    /// the file (`read(_:)`).
+    /// - Parameter start: the file's first bytes, or all of them; untrusted.
+    /// - Throws: when the metadata cannot be read from `start` (which may end before it does).
+    /// - Returns: the entries, in file order.
+    func metadata(fromStart start: Data) throws -> [MetadataEntry]
 }
 
 extension HapticReadableFormat {
     public static var recordsMaker: Bool { true }
+
+    public func metadata(fromStart start: Data) throws -> [MetadataEntry] { try read(start).metadata }
 
     /// Largest haptic file Tactus reads, in bytes: far beyond any real pattern (a million AHAP
     /// events is about 200 MB), small enough that a hostile file cannot exhaust memory.
@@ -233,6 +244,24 @@ extension MetadataEntry {
     /// - Returns: the object.
     public static func jsonObject(_ entries: [MetadataEntry]) -> JSONValue {
         .object(entries.map { (key: $0.key, value: .string($0.value)) })
+    }
+
+    /// The metadata a JSON document keeps in the object `member` of its top level, read from
+    /// the document's first bytes up to that member (`JSONReader.firstMember`): its string
+    /// members, in order, as every reader of such a format keeps them (other values, which
+    /// some readers keep as text and some refuse, are left out).
+    /// - Parameters:
+    ///   - member: the top-level member holding the metadata (AHAP's `Metadata`).
+    ///   - start: the document's first bytes, or all of them; untrusted.
+    /// - Throws: a `JSONSyntaxError` where `start` is not the start of an object up to the
+    ///   member's end, including bytes that end before it.
+    /// - Returns: the entries; none when the document has no such object.
+    public static func jsonHeader(_ member: String, in start: Data) throws -> [MetadataEntry] {
+        guard case .object(let members)? = try JSONReader.firstMember(member, in: start) else { return [] }
+        return members.compactMap { key, value in
+            guard case .string(let text) = value else { return nil }
+            return MetadataEntry(key: key, value: text)
+        }
     }
 }
 

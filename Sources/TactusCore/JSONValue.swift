@@ -97,6 +97,26 @@ public struct JSONReader {
         }
     }
 
+    /// The first member named `key` of the document's top-level object, read without what
+    /// follows it: a header (a format's metadata) from a file's first bytes.
+    ///
+    /// It takes the first of duplicated members, not the last as `JSONValue`'s subscript does,
+    /// since it reads no further; the members before it are parsed as `parse` parses them.
+    /// - Parameters:
+    ///   - key: the member's name.
+    ///   - data: UTF-8 bytes, untrusted; may be only the start of a document.
+    /// - Returns: the member's value, or nil when the object ends without one.
+    /// - Throws: a `JSONSyntaxError` where the bytes up to the member's end are not the start
+    ///   of an object, including bytes that end before it does.
+    public static func firstMember(_ key: String, in data: Data) throws -> JSONValue? {
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw.bindMemory(to: UInt8.self))
+            reader.skipWhitespace()
+            guard reader.current == UInt8(ascii: "{") else { throw reader.error("expected an object at the top level") }
+            return try reader.object(depth: 0, until: key)[key]
+        }
+    }
+
     private func error(_ message: String) -> JSONSyntaxError {
         let head = bytes[..<min(index, bytes.count)]
         let line = head.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
@@ -132,7 +152,8 @@ public struct JSONReader {
         }
     }
 
-    private mutating func object(depth: Int) throws -> JSONValue {
+    /// An object; with `wanted`, only its first member of that name, as soon as it is read.
+    private mutating func object(depth: Int, until wanted: String? = nil) throws -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
@@ -145,7 +166,9 @@ public struct JSONReader {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
             skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
+            let member = try value(depth: depth + 1)
+            if key == wanted { return .object([(key, member)]) }
+            members.append((key, member))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1

@@ -16,4 +16,24 @@ extension HapticReadableFormat {
                             hint: "check it with tactus validate")
         }
     }
+
+    /// How much of a file's start `metadata(of:)` reads first: far more than any metadata
+    /// Tactus writes, far less than a long pattern.
+    static var metadataStartBytes: Int { 1 << 16 }
+
+    /// The metadata of the file at `url` (`metadata(fromStart:)`): from its first
+    /// `metadataStartBytes` when they hold it, else from the whole file, so a long pattern an
+    /// output folder already holds is recognised without being read whole.
+    /// - Throws: `FileError` naming the file: as `contents(of:)`, or its metadata cannot be read.
+    /// - Parameter url: the haptic file.
+    /// - Returns: its metadata, in file order.
+    public func metadata(of url: URL) throws -> [MetadataEntry] {
+        let (start, whole) = try InputFile.start(of: url, count: Self.metadataStartBytes)
+        if let entries = try? metadata(fromStart: start) { return entries }
+        let data = whole ? start : try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
+        do { return try metadata(fromStart: data) } catch {
+            throw FileError(file: url.path, reason: "is not a valid \(Self.fileExtension) file: \(error)",
+                            hint: "check it with tactus validate")
+        }
+    }
 }

@@ -53,23 +53,42 @@ public enum InputFile {
         if fstat(descriptor, &status) == 0, Int(status.st_size) > maxBytes {
             throw FileError(file: url.path, reason: "is \(status.st_size) bytes, over the \(maxBytes)-byte limit for this kind of file")
         }
-        // Read to the end (or one byte past the limit) in 64 KB blocks, into room for the size
-        // the file reports: the file is held once, not once more in a block of its size.
+        // One byte past the limit tells a file that grew over it since the check.
+        let data = try read(descriptor, of: url, upTo: maxBytes + 1, expected: Int(status.st_size))
+        guard data.count <= maxBytes else {
+            throw FileError(file: url.path, reason: "is over the \(maxBytes)-byte limit for this kind of file")
+        }
+        return data
+    }
+
+    /// The first `count` bytes of the regular file at `url` (all of them when it is shorter).
+    /// - Throws: `FileError` as `openRegular`, or when the file cannot be read.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - count: how many bytes at most.
+    /// - Returns: the bytes, and whether they are the whole file.
+    public static func start(of url: URL, count: Int) throws -> (data: Data, whole: Bool) {
+        let descriptor = try openRegular(url)
+        defer { close(descriptor) }
+        let data = try read(descriptor, of: url, upTo: count + 1, expected: count + 1)
+        return (data.prefix(count), data.count <= count)
+    }
+
+    /// Reads up to `limit` bytes or to the end, in 64 KB blocks, into room for `expected` bytes
+    /// (the size the file reports: the file is held once, not once more in a block of its size).
+    private static func read(_ descriptor: Int32, of url: URL, upTo limit: Int, expected: Int) throws -> Data {
         var data = Data()
-        data.reserveCapacity(min(max(0, Int(status.st_size)) + 1, maxBytes + 1))
+        data.reserveCapacity(min(max(0, expected), limit))
         var block = [UInt8](repeating: 0, count: 1 << 16)
-        while data.count <= maxBytes {
+        while data.count < limit {
             let count = block.withUnsafeMutableBytes {
-                Descriptor.readSome(descriptor, into: $0.baseAddress!, count: min($0.count, maxBytes + 1 - data.count))
+                Descriptor.readSome(descriptor, into: $0.baseAddress!, count: min($0.count, limit - data.count))
             }
             if count < 0 {
                 throw FileError(file: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             data.append(contentsOf: block[..<count])
-        }
-        guard data.count <= maxBytes else {
-            throw FileError(file: url.path, reason: "is over the \(maxBytes)-byte limit for this kind of file")
         }
         return data
     }

@@ -49,6 +49,11 @@ public struct HapticFileFormat: HapticReadableFormat {
                                warnings: diagnostics)
     }
 
+    /// The `metadata` object's text entries, read up to it (Tactus writes it before `signals`).
+    public func metadata(fromStart start: Data) throws -> [MetadataEntry] {
+        try MetadataEntry.jsonHeader("metadata", in: start)
+    }
+
     /// Every problem Meta's and Lofelt's readers would raise (see `HapticFileReader`); a
     /// `.haptic` names no other files, so `baseDirectory` is not used.
     public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {

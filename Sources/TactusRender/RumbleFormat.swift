@@ -117,6 +117,11 @@ public struct RumbleFormat: HapticReadableFormat {
         return ImportedHaptics(track: file.track, metadata: file.metadata, warnings: diagnostics)
     }
 
+    /// The `metadata` object's entries, read up to it (`beginTactusDocument` writes it third).
+    public func metadata(fromStart start: Data) throws -> [MetadataEntry] {
+        try MetadataEntry.jsonHeader("metadata", in: start)
+    }
+
     /// The rules of `Integrations/Rumble/FORMAT.md`; a rumble file names no other files, so
     /// `baseDirectory` is not used.
     public func validate(_ data: Data, baseDirectory: URL?) -> [FormatDiagnostic] {

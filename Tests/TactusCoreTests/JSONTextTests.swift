@@ -115,6 +115,29 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(document, "{\n  \"format\": \"tactus-x\",\n  \"version\": 2,\n  \"metadata\": {\n    \"A\": \"b\"\n  },\n  \"n\": 1\n}\n")
     }
 
+    /// A document's metadata is read from its start: the first member of that name, the members
+    /// before it parsed, nothing after it read (a long pattern cut short or broken there reads
+    /// the same); a start that ends inside the member, or is not an object, is an error; an
+    /// object without the member has none.
+    func testAHeaderIsReadFromTheDocumentsStart() throws {
+        let head = #"{"format": "x", "version": {"major": 1}, "metadata": {"Project": "Tactus", "n": 2, "T": true}, "#
+        for tail in [#""signals": [1, 2, 3]}"#, #""signals": [1, 2"#, "]]]] not JSON", ""] {
+            XCTAssertEqual(try MetadataEntry.jsonHeader("metadata", in: Data((head + tail).utf8)), [.init(key: "Project", value: "Tactus")],
+                           "strings only, whatever follows: \(tail)")
+        }
+        let twice = #"{"M": {"A": "first"}, "M": {"A": "last"}}"#
+        XCTAssertEqual(try MetadataEntry.jsonHeader("M", in: Data(twice.utf8)), [.init(key: "A", value: "first")])
+        XCTAssertEqual(try JSONReader.parse(Data(twice.utf8))["M"]?["A"]?.compactText(), #""last""#, "the whole reader keeps the last")
+        XCTAssertEqual(try MetadataEntry.jsonHeader("metadata", in: Data(#"{"a": 1, "metadata": "text"}"#.utf8)), [])
+        XCTAssertEqual(try MetadataEntry.jsonHeader("metadata", in: Data(#"{"a": 1}"#.utf8)), [])
+        XCTAssertNil(try JSONReader.firstMember("metadata", in: Data(#" {"a": {"metadata": {}}}"#.utf8)), "top level only")
+        for broken in [#"{"metadata": {"Project": "Tac"#, #"{"a": [1, "metadata": {}}"#, #"["metadata"]"#, "", #"{"a": 1"#] {
+            XCTAssertThrowsError(try MetadataEntry.jsonHeader("metadata", in: Data(broken.utf8)), broken) {
+                XCTAssertTrue($0 is JSONSyntaxError, "\($0)")
+            }
+        }
+    }
+
     /// Deep nesting is indented level by level and reads back.
     func testDeepNestingReadsBack() throws {
         var value = JSONValue.number(2.5)

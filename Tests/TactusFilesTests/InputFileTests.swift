@@ -27,6 +27,28 @@ final class InputFileTests: XCTestCase {
         XCTAssertEqual(try InputFile.contents(of: url, maxBytes: bytes.count), bytes)
     }
 
+    /// A file's start is its first bytes across the 64 KB reads, and says whether it is the
+    /// whole file (also when the file is exactly that long); a FIFO is refused as for a whole read.
+    func testReadsAFilesStart() throws {
+        let url = folder.appendingPathComponent("a.bin")
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: url)
+        for count in [0, 1, 65_536, 70_000, 199_999] {
+            let start = try InputFile.start(of: url, count: count)
+            XCTAssertEqual(start.data, bytes.prefix(count), "\(count)")
+            XCTAssertFalse(start.whole, "\(count)")
+        }
+        for count in [200_000, 300_000] {
+            let start = try InputFile.start(of: url, count: count)
+            XCTAssertEqual(start.data, bytes, "\(count)")
+            XCTAssertTrue(start.whole, "\(count)")
+        }
+        let fifo = folder.appendingPathComponent("fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        XCTAssertEqual(reason { _ = try InputFile.start(of: fifo, count: 10) },
+                       "is not a regular file (a FIFO, device or socket); refusing to read it")
+    }
+
     /// A file one byte over the limit is refused, naming the limit.
     func testRefusesAFileOverTheLimit() throws {
         let url = folder.appendingPathComponent("big.bin")

@@ -91,6 +91,41 @@ final class OutputFormatTests: XCTestCase {
         }
     }
 
+    /// Who made a file at an output's name is read from its metadata at the file's start, in
+    /// every JSON format Tactus writes: its own output with a damaged tail is still its own and
+    /// is replaced; a file with metadata only after 64 KiB of other members is read whole, and
+    /// refused unless that metadata marks Tactus.
+    func testARerunReadsWhoMadeAFileFromItsMetadata() throws {
+        let folder = AudioFixture.temporaryDirectory(#function)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try AudioFixture.write(Signals.clicks(at: [0.1, 0.35], seconds: 0.6, sampleRate: 16_000, seed: 3),
+                                            to: folder.appendingPathComponent("taps.wav"), sampleRate: 16_000)
+        let formats = ["ahap": "Metadata", "haptic": "metadata", "android": "metadata", "rumble": "metadata"]
+        let converter = Converter(preset: try shippedPreset(), formats: try HapticFormats.select(formats.keys.sorted()),
+                                  log: CommittedFiles())
+        let out = folder.appendingPathComponent("out")
+        let first = try converter.convert(source, to: out)
+        let written = try first.outputs.map { try Data(contentsOf: $0.url) }
+        let padding = String(repeating: "x", count: 70_000)
+        for (output, original) in zip(first.outputs, written) {
+            let member = try XCTUnwrap(formats[output.formatID])
+            try original.prefix(original.count / 2).write(to: output.url)
+            XCTAssertNoThrow(try converter.convert(source, to: out), output.formatID)
+            XCTAssertEqual(try Data(contentsOf: output.url), original, "\(output.formatID): replaced")
+
+            let foreign = Data(#"{"pad": "\#(padding)", "\#(member)": {"Project": "Someone"}}"#.utf8)
+            try foreign.write(to: output.url)
+            XCTAssertThrowsError(try converter.convert(source, to: out), output.formatID) {
+                XCTAssertTrue("\($0)".contains("which Tactus did not make"), "\($0)")
+            }
+            XCTAssertEqual(try Data(contentsOf: output.url), foreign, "\(output.formatID): kept")
+
+            try Data(#"{"pad": "\#(padding)", "\#(member)": {"Project": "Tactus"}}"#.utf8).write(to: output.url)
+            XCTAssertNoThrow(try converter.convert(source, to: out), output.formatID)
+            XCTAssertEqual(try Data(contentsOf: output.url), original, "\(output.formatID): replaced")
+        }
+    }
+
     /// The batch writes, tracks and checks every format: a rerun is up to date, and asking
     /// for another set of formats reconverts and removes what is no longer wanted.
     /// Presets and `--set` tune the built-in formats (`format.<id>`): the Android waveform's

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import TactusAHAP
+import TactusCore
 
 /// libFuzzer entry point: arbitrary bytes through everything that reads an AHAP.
 ///
@@ -8,14 +9,23 @@ import TactusAHAP
 /// - the validator never passes a file the decoder rejects;
 /// - whatever decodes re-encodes to a file that decodes to the same shape (our own
 ///   writer's output must always be readable by our own reader);
-/// - the evaluator can play whatever decodes, and reports only finite values there.
+/// - the evaluator can play whatever decodes, and reports only finite values there;
+/// - the metadata read from the file's start (`metadata(fromStart:)`, how a rerun tells who
+///   made a file) reads any start of it or throws, and for a file that decodes with one
+///   `Metadata` member holds only entries the decoder reads too.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAHAP(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
     let report = AHAPValidator().validate(data)
+    _ = try? AHAPFormat().metadata(fromStart: data.prefix(count / 2))
+    let header = try? AHAPFormat().metadata(fromStart: data)
     guard let document = try? AHAPDecoder().decode(data) else {
         precondition(!report.isValid, "the validator passed a file the decoder rejects")
         return 0
+    }
+    if case .object(let members)? = try? JSONReader.parse(data), members.count(where: { $0.key == "Metadata" }) == 1 {
+        let header = header ?? []
+        precondition(header.allSatisfy(document.metadata.contains), "the metadata read from the start is not the decoder's: \(header)")
     }
     let reencoded = AHAPEncoder().encode(document)
     guard let again = try? AHAPDecoder().decode(reencoded) else {
