@@ -115,6 +115,8 @@ def measure_everything(bench: Bench, corpus: Corpus, tactus: Tactus, repeats: in
     m["long-jobs1"] = best(lambda: bench.tactus("tactus 60-min jobs 1", long_batch, 1, rss=True))
     m["long-convert"] = (m["long-jobs1"] if long_batch == results.commands["long"]
                          else best(lambda: bench.tactus("tactus 60-min convert", results.commands["long"], 1, rss=True)))
+    m["long-again"] = best(lambda: bench.tactus("tactus 60-min convert again", results.commands["long"], 1, rss=True,
+                                                again=True))
 
     m["librosa"] = best(lambda: bench.librosa("librosa", "tactus", clips))
     m["librosa-long"] = best(lambda: bench.librosa("librosa 60-min", "tactus", long, rss=True))
