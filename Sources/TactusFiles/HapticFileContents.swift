@@ -11,10 +11,12 @@ extension HapticReadableFormat {
     /// - Returns: its bytes and what it plays.
     public func contents(of url: URL) throws -> (data: Data, haptics: ImportedHaptics) {
         let data = try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
-        do { return (data, try read(data)) } catch {
-            throw FileError(file: url.path, reason: "is not a valid \(Self.fileExtension) file: \(error)",
-                            hint: "check it with tactus validate")
-        }
+        do { return (data, try read(data)) } catch { throw invalid(url, error) }
+    }
+
+    /// The one-line error for a file at `url` this format cannot read, with the reader's `error`.
+    private func invalid(_ url: URL, _ error: Error) -> FileError {
+        FileError(file: url.path, reason: "is not a valid \(Self.fileExtension) file: \(error)", hint: "check it with tactus validate")
     }
 
     /// How much of a file's start `metadata(of:)` reads first: far more than any metadata
@@ -29,11 +31,9 @@ extension HapticReadableFormat {
     /// - Returns: its metadata, in file order.
     public func metadata(of url: URL) throws -> [MetadataEntry] {
         let (start, whole) = try InputFile.start(of: url, count: Self.metadataStartBytes)
-        if let entries = try? metadata(fromStart: start) { return entries }
+        // A start that is not the whole file may end before the metadata does: then the whole.
+        if !whole, let entries = try? metadata(fromStart: start) { return entries }
         let data = whole ? start : try InputFile.contents(of: url, maxBytes: Self.maxFileBytes)
-        do { return try metadata(fromStart: data) } catch {
-            throw FileError(file: url.path, reason: "is not a valid \(Self.fileExtension) file: \(error)",
-                            hint: "check it with tactus validate")
-        }
+        do { return try metadata(fromStart: data) } catch { throw invalid(url, error) }
     }
 }
