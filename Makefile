@@ -27,12 +27,21 @@ TOOLS = $(if $(BUILT),,build)
 deps:
 	@scripts/ensure-deps.sh
 
+# The packages here (the root, Tune/, the example app) build into one folder, $(SCRATCH), and
+# share its build description file per configuration. SwiftPM may take the one another package
+# left for its own: after a plain `swift build` of the root, a Tune build compiled nothing of
+# Tune, or failed with "No target named 'tactus-tune-…' in build description". So every build
+# here first removes it (`$(call plan-anew,CONFIG)`) and plans anew, which compiles nothing more.
+plan-anew = rm -f $(SCRATCH)/$(1)/description.json
+
 # Both executables: `tactus`, and `tactus-tune` (the `tactus tune` server, which `tactus tune`
 # runs from beside `tactus`; the only one that links Hummingbird and SwiftNIO), built from the
 # Tune/ package into the same folder, whose Tactus modules it reuses.
 TUNE = --package-path Tune --scratch-path $(SCRATCH)
 build: deps
+	$(call plan-anew,$(CONFIG))
 	$(SWIFT) build -c $(CONFIG) $(STATIC) --scratch-path $(SCRATCH) --product tactus
+	$(call plan-anew,$(CONFIG))
 	$(SWIFT) build -c $(CONFIG) $(STATIC) $(TUNE) --product tactus-tune
 
 # Converts the bundled Corpus with the default preset into $(OUT)/, then validates every AHAP.
@@ -47,7 +56,9 @@ corpus: build
 # then runs one class per process on every core (scripts/run-tests.sh; `swift test` would run
 # them on one, and `swift test --skip-build` runs only the package built last in a shared folder).
 test: deps
+	$(call plan-anew,debug)
 	$(SWIFT) build --build-tests $(TUNE)
+	$(call plan-anew,debug)
 	$(SWIFT) build --build-tests
 	scripts/run-tests.sh .build/debug/TactusPackageTests.xctest
 	scripts/run-tests.sh .build/debug/TactusTunePackageTests.xctest
@@ -133,8 +144,7 @@ check-formats: deps $(TOOLS)
 # beside librosa and aubio, the machine's limit and a per-stage profile (see BENCHMARKS.md).
 bench: deps
 	scripts/bench/ensure-tools.sh
-	$(SWIFT) build -c release --static-swift-stdlib --product tactus
-	$(SWIFT) build -c release --static-swift-stdlib --package-path Tune --scratch-path .build --product tactus-tune
+	$(MAKE) build CONFIG=release SCRATCH=.build
 	scripts/bench/run.py --tactus .build/release/tactus
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
@@ -179,7 +189,8 @@ man: $(MAN_PAGES)
 $(MAN_PAGES) &: $(shell find Sources Tune/Sources -name '*.swift') | deps
 	mkdir -p .build/man
 	for package in . Tune; do \
-		$(SWIFT) package --package-path $$package --scratch-path .build --allow-writing-to-directory .build/man \
+		$(call plan-anew,debug); \
+		$(SWIFT) package --package-path $$package --scratch-path $(SCRATCH) --allow-writing-to-directory .build/man \
 			generate-manual --configuration debug --output-directory .build/man --date $(MANDATE) \
 			--authors "The Tactus developers" || exit 1; \
 	done

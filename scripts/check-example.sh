@@ -14,6 +14,9 @@ scratch="--scratch-path ../../.build"
 ok() { echo "check-example: $*"; }
 trap 'rm -f "$sounds/broken.wav" "$sounds/tom_roll.wav" build.log' EXIT
 
+# The packages share the folder's build description file; the app plans anew rather than take
+# the one `make test` left (the Makefile's plan-anew).
+rm -f ../../.build/debug/description.json
 swift build $scratch --product SoundHaptics >/dev/null
 # An app that depends on Tactus resolves swift-argument-parser alone (the tuning server's web
 # stack is the Tune/ package's, the DocC plugin comes only with TACTUS_DOCS=1).
