@@ -21,7 +21,7 @@ BIN = $(SCRATCH)/$(CONFIG)
 # it: `make test` built them.
 TOOLS = $(if $(BUILT),,build)
 
-.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-tune-page check-formats eval realcorpus eval-real bench bench-live docs man install uninstall deb clean
+.PHONY: deps build corpus test check-install check-deb check-example check-android check-tune check-tune-page check-formats eval realcorpus eval-real eval-unseen bench bench-live docs man install uninstall deb clean
 
 # Installs FFTW and libsndfile (with apt-get) only when pkg-config cannot find them.
 deps:
@@ -128,6 +128,14 @@ eval-real: build realcorpus
 	@python3 -c "import pyloudnorm" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	python3 scripts/realcorpus/evaluate.py --tactus $(BIN)/tactus
 	python3 scripts/realcorpus/feel.py --tactus $(BIN)/tactus
+
+# Every shipped preset on a third set of real one-shots, from packages neither half of the
+# real-sound corpus nor the independent check uses (scripts/realcorpus/unseen-packages.txt),
+# fetched like the corpus's into realcorpus-cache/unseen: body sharpness at the rails and how far
+# it moves, the envelope per category, points per second, the order from explosions to clicks.
+eval-unseen: build
+	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
+	python3 scripts/realcorpus/unseen.py --tactus $(BIN)/tactus
 
 # The rendered formats (pcm with each profile, dualsense, rumble, split AHAP) measured against the
 # AHAP and .haptic of the same analysis on the Corpus and both halves of the real-sound corpus:

@@ -305,14 +305,7 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
     files = []
 
     def emit(name, condition, mix, rate, onsets, extra, file_format):
-        extension = {"mp3": "mp3", "ogg": "ogg", "flac": "flac"}.get(file_format[0], "wav")
-        audio = folder / f"{name}.{extension}"
-        write(audio, mix, rate, file_format)
-        entry = {"file": audio.name, "condition": condition, "split": split, "sampleRate": rate,
-                 "format": "/".join(file_format), "durationSeconds": round(len(mix) / rate, 6),
-                 "onsets": [round(t, 6) for t in onsets], **extra}
-        (folder / f"{name}.json").write_text(json.dumps(entry, indent=2) + "\n")
-        files.append(entry)
+        files.append(emit_file(folder, split, name, condition, mix, rate, onsets, extra, file_format))
 
     # Twelve mixtures per condition (twenty clean): with six, two draws of the same
     # conditions from nearly the same sounds differed by up to 0.18 in a condition's F@25.
@@ -374,24 +367,39 @@ def build(split: str, shots: list[dict], ambiences: list[dict], out: Path) -> li
     # Every one-shot is scored alone, the ones no path rule names too (category `other`):
     # they count for transients and curves, and the category tables list them apart.
     for i, shot in enumerate(shots):
-        name = f"oneshot-{shot['category']}-{i:03d}"
-        lead = int(0.1 * shot["rate"])
-        mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
-        onsets = [(lead + a) / shot["rate"] for a in attacks(shot["samples"], shot["rate"])]
-        emit(name, "oneshot", mix, shot["rate"], onsets,
-             {"onsetKinds": kinds(len(onsets)), "category": shot["category"],
-              "sources": [f'{shot["package"]}:{shot["path"]}']}, ("wav", "PCM_16"))
+        files.append(emit_one_shot(folder, split, i, shot))
     return files
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "realcorpus")
-    parser.add_argument("--cache", type=Path, default=ROOT / "realcorpus-cache")
-    args = parser.parse_args()
-    packages = [p.strip() for p in (HERE / "packages.txt").read_text().splitlines() if p.strip() and not p.startswith("#")]
-    fetched = fetch(packages, args.cache)
-    shots, ambiences, rows = [], [], []
+def emit_file(folder: Path, split: str, name: str, condition: str, mix: np.ndarray, rate: int, onsets: list[float],
+              extra: dict, file_format: tuple[str, str]) -> dict:
+    """Writes `name`'s audio and its annotation (`<name>.json`) into `folder`; returns the annotation."""
+    extension = {"mp3": "mp3", "ogg": "ogg", "flac": "flac"}.get(file_format[0], "wav")
+    audio = folder / f"{name}.{extension}"
+    write(audio, mix, rate, file_format)
+    entry = {"file": audio.name, "condition": condition, "split": split, "sampleRate": rate,
+             "format": "/".join(file_format), "durationSeconds": round(len(mix) / rate, 6),
+             "onsets": [round(t, 6) for t in onsets], **extra}
+    (folder / f"{name}.json").write_text(json.dumps(entry, indent=2) + "\n")
+    return entry
+
+
+def emit_one_shot(folder: Path, split: str, index: int, shot: dict) -> dict:
+    """One-shot number `index` scored alone: 100 ms of silence, the sound, 100 ms of silence,
+    as 16-bit WAV, its onsets its start and internal attacks; returns the annotation."""
+    name = f"oneshot-{shot['category']}-{index:03d}"
+    lead = int(0.1 * shot["rate"])
+    mix = np.concatenate([np.zeros(lead), shot["samples"], np.zeros(int(0.1 * shot["rate"]))])
+    onsets = [(lead + a) / shot["rate"] for a in attacks(shot["samples"], shot["rate"])]
+    return emit_file(folder, split, name, "oneshot", mix, shot["rate"], onsets,
+                     {"onsetKinds": kinds(len(onsets)), "category": shot["category"],
+                      "sources": [f'{shot["package"]}:{shot["path"]}']}, ("wav", "PCM_16"))
+
+
+def collect(fetched: dict[str, tuple[str, Path]]) -> tuple[list[dict], list[dict]]:
+    """The one-shots (each with its split) and the ambience beds of the fetched packages, in
+    package order: at most PER_PACKAGE one-shots a package, PER_PACKAGE_CATEGORY of a category."""
+    shots, ambiences = [], []
     for package, (version, root) in fetched.items():
         terms = licence(root, package)
         taken, per_category = 0, {}
@@ -414,6 +422,17 @@ def main() -> None:
             shots.append({"package": package, "version": version, "path": path, "licence": terms, "category": kind,
                           "split": split, "samples": shot, "rate": rate, "seconds": len(shot) / rate,
                           "attacks": len(attacks(shot, rate))})
+    return shots, ambiences
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "realcorpus")
+    parser.add_argument("--cache", type=Path, default=ROOT / "realcorpus-cache")
+    args = parser.parse_args()
+    packages = [p.strip() for p in (HERE / "packages.txt").read_text().splitlines() if p.strip() and not p.startswith("#")]
+    fetched = fetch(packages, args.cache)
+    shots, ambiences = collect(fetched)
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "sources.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
