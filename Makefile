@@ -131,8 +131,9 @@ eval-real: build realcorpus
 
 # Every shipped preset on a third set of real one-shots, from packages neither half of the
 # real-sound corpus nor the independent check uses (scripts/realcorpus/unseen-packages.txt),
-# fetched like the corpus's into realcorpus-cache/unseen: body sharpness at the rails and how far
-# it moves, the envelope per category, points per second, the order from explosions to clicks.
+# fetched like the corpus's into realcorpus-cache/ (about 190 MB of packages): body sharpness
+# at the rails and how far it moves, the envelope per category, points per second, the order
+# from explosions to clicks.
 eval-unseen: build
 	@python3 -c "import numpy, scipy, soundfile" 2>/dev/null || pip install -q -r scripts/requirements-eval.txt
 	python3 scripts/realcorpus/unseen.py --tactus $(BIN)/tactus
