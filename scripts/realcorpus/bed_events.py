@@ -37,9 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tactus", default=str(ROOT / ".build/release/tactus"))
     args = parser.parse_args()
-    packages = [p.strip() for p in (ROOT / "scripts/realcorpus/packages.txt").read_text().splitlines()
-                if p.strip() and not p.startswith("#")]
-    fetched = corpus.fetch(packages, ROOT / "realcorpus-cache")
+    fetched = corpus.fetch(corpus.package_list("packages.txt"), ROOT / "realcorpus-cache")
     loops: dict[str, tuple[np.ndarray, int]] = {}
 
     def loop(source: str) -> tuple[np.ndarray, int]:

@@ -89,6 +89,11 @@ def rng(name: str) -> np.random.Generator:
 
 # ---------------------------------------------------------------- sources
 
+def package_list(name: str) -> list[str]:
+    """The package names in the file `name` beside this script: one a line, `#` comments."""
+    return [p.strip() for p in (HERE / name).read_text().splitlines() if p.strip() and not p.startswith("#")]
+
+
 def fetch(packages: list[str], cache: Path) -> dict[str, tuple[str, Path]]:
     """apt-get download + dpkg -x each package (once); returns package -> (version, root)."""
     debs, roots = cache / "debs", cache / "root"
@@ -430,8 +435,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "realcorpus")
     parser.add_argument("--cache", type=Path, default=ROOT / "realcorpus-cache")
     args = parser.parse_args()
-    packages = [p.strip() for p in (HERE / "packages.txt").read_text().splitlines() if p.strip() and not p.startswith("#")]
-    fetched = fetch(packages, args.cache)
+    fetched = fetch(package_list("packages.txt"), args.cache)
     shots, ambiences = collect(fetched)
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "sources.csv", "w", newline="") as handle:

@@ -31,9 +31,7 @@ ORDER_BRIGHT = ("click", "coin", "glass")
 
 def build(out: Path, cache: Path) -> int:
     """Writes the one-shots and their annotations into `out` (emptied first); returns how many."""
-    packages = [p.strip() for p in (corpus.HERE / "unseen-packages.txt").read_text().splitlines()
-                if p.strip() and not p.startswith("#")]
-    shots, _ = corpus.collect(corpus.fetch(packages, cache))
+    shots, _ = corpus.collect(corpus.fetch(corpus.package_list("unseen-packages.txt"), cache))
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.iterdir():
         stale.unlink()
@@ -104,9 +102,9 @@ def main() -> None:
             by_file = {f["file"]: f["movement"].get("meanBodySharpness") for f in result["files"]}
             values = [by_file[f] for f in moving if by_file.get(f) is not None]
             print(f"- {name}: {statistics.median(values):.3f}" if values else f"- {name}: -")
+    per_category = {c: bodies(default, (c,)) for c in sorted({f["category"] for f in default["files"]})}
     print("\nBody sharpness per category (default): " + ", ".join(
-        f"{c} {mean(bodies(default, (c,))):.2f} ({len(bodies(default, (c,)))})"
-        for c in sorted({f["category"] for f in default["files"]}) if bodies(default, (c,))))
+        f"{c} {mean(values):.2f} ({len(values)})" for c, values in per_category.items() if values))
 
 
 if __name__ == "__main__":
