@@ -154,7 +154,7 @@ check-formats: deps $(TOOLS)
 bench: deps
 	scripts/bench/ensure-tools.sh
 	$(MAKE) build CONFIG=release SCRATCH=.build
-	scripts/bench/run.py --tactus .build/release/tactus
+	scripts/bench/run.py --tactus .build/release/tactus --instructions
 	scripts/bench/big_pattern.py --tactus .build/release/tactus --work bench-out/big
 	scripts/check-tune/run.sh --tactus .build/release/tactus --bench
 	$(MAKE) bench-live

@@ -120,26 +120,62 @@ class Bench:
                         *flags, "-lm"], check=True)
         return binary
 
+    def limit_command(self, paths: list[Path], decode_only: bool, pairing: bool) -> list[str]:
+        """The C probe's command line: decode alone, or decode + STFT with Tactus's frames, and
+        with `pairing` the files a pairing converter writes, into `scratch`."""
+        options = (["--decode-only"] if decode_only
+                   else ["--window-ms", str(self.window_ms), "--hop-ms", str(self.hop_ms)])
+        if pairing:
+            options += ["--pair-into", str(self.scratch)]
+        return [str(self.limit_binary), *options, *map(str, paths)]
+
     def limit(self, name: str, entries: list[dict], decode_only: bool, rss: bool = False,
               pairing: bool = False) -> Measurement:
         """The C probe: decode + STFT, or decode alone, of the entries in one process; with
         `pairing`, decode + STFT + what a converter that pairs the audio must write (each
         file's playable audio and one small file per input, synced), into an empty folder as
         Tactus's runs get."""
-        options = (["--decode-only"] if decode_only
-                   else ["--window-ms", str(self.window_ms), "--hop-ms", str(self.hop_ms)])
         if pairing:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch.mkdir(parents=True)
-            options += ["--pair-into", str(self.scratch)]
         try:
-            m = self_reported([str(self.limit_binary), *options, *map(str, self.corpus.paths(entries))],
-                              self.log(name), rss)
+            m = self_reported(self.limit_command(self.corpus.paths(entries), decode_only, pairing), self.log(name), rss)
         finally:
             if pairing:
                 shutil.rmtree(self.scratch, ignore_errors=True)
         progress(name, m)
         return m
+
+    @functools.cached_property
+    def first_minute(self) -> Path:
+        """The 60-minute file's first 60 s, cut by sox: long enough for every stage to show,
+        short enough to count instructions on in seconds."""
+        path = self.work / "first-minute.wav"
+        source = self.corpus.path(self.corpus.long)
+        if not path.exists() or path.stat().st_mtime < source.stat().st_mtime:
+            subprocess.run(["sox", str(source), str(path), "trim", "0", "60"], check=True)
+        return path
+
+    def instructions(self, name: str, command: list[str]) -> int:
+        """User-space instructions one run executes, the whole process (start-up included) and any
+        it execs or starts (a wrapper script's binary, say), as callgrind counts them, into an
+        empty `scratch`: unlike CPU time, the same on every run, whatever else the machine does."""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        self.scratch.mkdir(parents=True)
+        stem = name.replace(" ", "-")
+        for old in self.logs.glob(f"{stem}.callgrind.*"):
+            old.unlink()
+        try:
+            with open(self.log(name), "a") as errors:
+                subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no", "--trace-children=yes",
+                                f"--callgrind-out-file={self.logs / stem}.callgrind.%p", *command],
+                               stdout=subprocess.DEVNULL, stderr=errors, cwd=ROOT, check=True)
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        total = sum(int(line.split()[1]) for counts in self.logs.glob(f"{stem}.callgrind.*")
+                    for line in counts.read_text().splitlines() if line.startswith("summary:"))
+        print(f"bench: {name}: {total / 1e6:,.1f} M instructions", file=sys.stderr, flush=True)
+        return total
 
     def limit_split(self, name: str, entries: list[dict], processes: int) -> Measurement:
         """Decode + STFT of the entries by `processes` limit processes at once, each taking every

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Installs what `make bench` measures with, only when it is missing, so the benchmark runs on
 # a fresh machine: sox (+ MP3 encoder) to make the corpus, aubio's command-line tools and
-# librosa as the baselines, GNU time for peak memory, gcc for the machine-limit probe and
-# perf for the per-stage profile. The libraries Tactus links (which the machine-limit probe
-# links too) come from scripts/ensure-deps.sh, which `make bench` runs first.
+# librosa as the baselines, GNU time for peak memory, gcc for the machine-limit probe, perf
+# for the per-stage profile and valgrind (callgrind) for instruction counts. The libraries
+# Tactus links (which the machine-limit probe links too) come from scripts/ensure-deps.sh,
+# which `make bench` runs first.
 set -e
 here=$(dirname "$0")
 
@@ -16,6 +17,7 @@ need aubioonset aubio-tools
 need /usr/bin/time time
 need gcc gcc
 need perf linux-perf
+need valgrind valgrind
 # sox reads and writes MP3 only through this plugin.
 if ! sox -h 2>/dev/null | grep -q ' mp3 '; then missing="$missing libsox-fmt-mp3"; fi
 if ! python3 -m pip --version >/dev/null 2>&1; then missing="$missing python3-pip"; fi

@@ -40,6 +40,8 @@ class Results:
     """The same pairs with `--set output.pairAudio=false` (AHAPs only), sorted."""
     limit_pair_speedups: list[float] = dataclasses.field(default_factory=list)
     """The limit in one process ÷ in two processes (wall), each adjacent pair, sorted."""
+    instructions: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Callgrind's instruction counts (run.py's `count_instructions`), when measured."""
 
     def wav44_clips(self) -> list[dict]:
         return [c for c in self.corpus.clips if c["rate"] == 44100 and c["format"].startswith("wav")]
@@ -99,7 +101,7 @@ def checks(r: Results) -> list[dict]:
                 + ("" if plain <= TARGET_FLOOR_RATIO else
                    f" (against the limit that writes what Tactus writes: {status(paired <= TARGET_FLOOR_RATIO)})")}
 
-    return [
+    rows = [
         {"target": f"`{r.labels['jobs1']}` on the corpus: CPU ≤ {TARGET_FLOOR_RATIO}× the limit's "
                    f"(aim {AIM_FLOOR_RATIO}×)", **over_floor("jobs1", "corpus")},
         {"target": f"`convert` of the 60-minute file: CPU ≤ {TARGET_FLOOR_RATIO}× the limit's",
@@ -113,6 +115,15 @@ def checks(r: Results) -> list[dict]:
          "value": f"{long_rss:.1f} MB (into an empty folder {fresh_rss:.1f}, `convert` again into the folder it filled {again_rss:.1f})",
          "status": status(long_rss <= TARGET_LONG_RSS_MB)},
     ]
+    if r.instructions:
+        n = r.instructions
+        shares = {key: n[f"limit-pair-{key}"] / n[f"tactus {key}"] for key in ("corpus", "minute")}
+        rows.append({"target": f"the whole job's floor ÷ Tactus by instructions (callgrind, the same on every run) "
+                               f"≥ {TARGET_FLOOR_SHARE}: corpus / the 60-minute file's first minute",
+                     "value": " / ".join(f"{shares[key]:.3f} ({n[f'limit-pair-{key}'] / 1e6:,.0f} M ÷ "
+                                         f"{n[f'tactus {key}'] / 1e6:,.0f} M)" for key in ("corpus", "minute")),
+                     "status": status(min(shares.values()) >= TARGET_FLOOR_SHARE)})
+    return rows
 
 
 def render(r: Results, started: datetime.datetime, load_before: float, load_after: float) -> str:

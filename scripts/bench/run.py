@@ -18,8 +18,12 @@ With --floor-only, only the floor ratios: the whole job's floor (decode + STFT +
 files written, in C) ÷ Tactus's CPU (`batch --jobs 1` on the corpus, `convert` of the 60-minute
 file, with its peak RSS), for each binary given (--baseline too), their runs alternating.
 
-Usage: run.py --tactus .build/release/tactus [--work bench-out] [--no-profile] [--repeats N]
-       run.py --tactus .build/release/tactus --floor-only [--baseline OTHER_TACTUS] [--repeats N]
+With --instructions, also the same floor ratios by instruction count (valgrind's callgrind,
+user space, the whole process): the corpus, and the 60-minute file's first minute. CPU times on
+a shared or virtual machine move by tens of per cent from run to run; instruction counts do not.
+
+Usage: run.py --tactus .build/release/tactus [--work bench-out] [--no-profile] [--repeats N] [--instructions]
+       run.py --tactus .build/release/tactus --floor-only [--baseline OTHER_TACTUS] [--repeats N] [--instructions]
 """
 from __future__ import annotations
 
@@ -159,6 +163,33 @@ def measure_floor(bench: Bench, corpus: Corpus, binaries: dict[str, Tactus], rep
     return "\n".join(lines) + "\n"
 
 
+def count_instructions(bench: Bench, corpus: Corpus, binaries: dict[str, Tactus]) -> dict[str, int]:
+    """Callgrind's instruction counts of the whole job's floor and of each binary: `batch --jobs 1`
+    on the corpus, `convert` of the 60-minute file's first minute (the hour itself would take
+    minutes under callgrind; its cost per minute is the same), each into an empty folder."""
+    files, minute, out = corpus.paths(corpus.clips), bench.first_minute, bench.scratch
+    counts = {"limit-pair-corpus": bench.instructions("limit with pairing corpus",
+                                                      bench.limit_command(files, decode_only=False, pairing=True)),
+              "limit-pair-minute": bench.instructions("limit with pairing first minute",
+                                                      bench.limit_command([minute], decode_only=False, pairing=True))}
+    for name, tactus in binaries.items():
+        _, commands, _ = tactus.jobs(1, files[0].parent, files, out)
+        counts[f"{name} corpus"] = bench.instructions(f"tactus {name} jobs 1", commands[0])
+        counts[f"{name} minute"] = bench.instructions(f"tactus {name} first minute", tactus.convert([minute], out))
+    return counts
+
+
+def instruction_lines(counts: dict[str, int], binaries: dict[str, Tactus]) -> list[str]:
+    """The floor ratios by instructions, a line per binary."""
+    lines = []
+    for name in binaries:
+        ratios = [f"{target} {counts[f'limit-pair-{key}'] / counts[f'{name} {key}']:.3f} "
+                  f"({counts[f'limit-pair-{key}'] / 1e6:,.0f} / {counts[f'{name} {key}'] / 1e6:,.0f} M)"
+                  for key, target in (("corpus", "corpus"), ("minute", "the 60-minute file's first minute"))]
+        lines.append(f"- {name}, by instructions (callgrind): " + ", ".join(ratios))
+    return lines
+
+
 def profile(bench: Bench, results: report.Results) -> None:
     """perf-profiles `--jobs 1` on the corpus and `convert` on the 60-minute file; a perf that
     cannot sample here (e.g. kernel.perf_event_paranoid) costs the profile, not the report."""
@@ -189,6 +220,8 @@ def main() -> int:
     parser.add_argument("--floor-only", action="store_true",
                         help="only the floor ratios and the 60-minute file's peak RSS (no contenders, no profile)")
     parser.add_argument("--baseline", type=Path, help="with --floor-only: another tactus binary, measured alternately")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also the floor ratios by instruction count (callgrind): the same on every run")
     args = parser.parse_args()
     work = args.work.resolve()
 
@@ -201,10 +234,14 @@ def main() -> int:
     if args.floor_only:
         binaries = {"tactus": tactus} | ({"baseline": Tactus(args.baseline.resolve())} if args.baseline else {})
         text = measure_floor(bench, corpus, binaries, max(1, args.repeats))
+        if args.instructions:
+            text += "\n".join(instruction_lines(count_instructions(bench, corpus, binaries), binaries)) + "\n"
         (work / "floor.md").write_text(text)
         print(text)
         return 0
     results = measure_everything(bench, corpus, tactus, max(1, args.repeats))
+    if args.instructions:
+        results.instructions = count_instructions(bench, corpus, {"tactus": tactus})
     if not args.no_profile and shutil.which("perf"):
         profile(bench, results)
 
@@ -212,7 +249,8 @@ def main() -> int:
     (work / "report.md").write_text(text)
     (work / "results.json").write_text(json.dumps(
         {"measurements": {k: dataclasses.asdict(v) for k, v in results.measurements.items()},
-         "profiles": results.profiles, "checks": report.checks(results)}, indent=1) + "\n")
+         "profiles": results.profiles, "instructions": results.instructions, "checks": report.checks(results)},
+        indent=1) + "\n")
     print(text)
     return 0
 
