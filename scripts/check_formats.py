@@ -44,10 +44,11 @@ dualsense and rumble, then haptic, pcm (lra) and split AHAP; each twice, with --
     (and of the single file, which lifts its body around transients);
   - deterministic: every file byte-identical between --jobs 1 and --jobs 2 (two runs, one
     and two threads).
-The transients (AHAP event intensity × intensity control) and the body (`.haptic`) that the
-rendered files' pulses and envelopes are measured against are still read here (`ahap_transients`,
-`Body`): the product reports comparisons, not the per-instant values these signal measurements
-need.
+The transients the rendered files' pulses are measured against are the AHAP's as it plays
+(`tactus playback`: event intensity × intensity control); the body their envelopes are measured
+against is the `.haptic`'s envelope without its emphasis breakpoints (`Body`): the track's body,
+which a player of the `.haptic` dips under each emphasis for an instant and the AHAP lifts around
+each transient, over the spans the AHAP's continuous events play (`tactus playback`).
 Prints markdown tables; exits 1 when a format has no pulse for a transient, breaks the band
 limit, when the split pair does not play the single file's events, or when bytes differ between
 runs.
@@ -87,48 +88,24 @@ ROWS = [("pcm voiceCoil", "main", "pcm.wav", "wav", "voiceCoil"),
         ("rumble", "main", "rumble.json", "rumble", None)]
 
 
-def ahap_events(path: Path, kind: str) -> list[tuple[float, float, float]]:
-    """The events of `kind` of an AHAP, each as (time s, duration s, intensity 0…1), by time."""
-    out = []
-    for item in json.loads(path.read_text())["Pattern"]:
-        event = item.get("Event")
-        if event and event["EventType"] == kind:
-            params = {p["ParameterID"]: p["ParameterValue"] for p in event.get("EventParameters", [])}
-            out.append((float(event["Time"]), float(event.get("EventDuration", 0)),
-                        float(params.get("HapticIntensity", 1))))
-    return sorted(out)
-
-
-def ahap_control(path: Path, times: np.ndarray) -> np.ndarray:
-    """The HapticIntensityControl of an AHAP at `times`: the latest curve that has started,
-    linear between its points, its last value held until the next curve starts; 1 before any."""
-    items = json.loads(path.read_text())["Pattern"]
-    curves = sorted([(c["Time"] + p["Time"], p["ParameterValue"]) for p in c["ParameterCurveControlPoints"]]
-                    for item in items
-                    if (c := item.get("ParameterCurve")) and c["ParameterID"] == "HapticIntensityControl"
-                    and c["ParameterCurveControlPoints"])
-    control = np.ones(len(times))
-    for curve in curves:
-        started = times >= curve[0][0]
-        control[started] = np.interp(times[started], [p[0] for p in curve], [p[1] for p in curve])
-    return control
-
-
-def ahap_transients(path: Path) -> list[tuple[float, float]]:
-    """(time, intensity as played) of each HapticTransient event of an AHAP: its intensity ×
-    the intensity control there, at most 1 (the one-file AHAP writes a transient over a body as
-    its wanted intensity ÷ the control)."""
-    events = [(t, i) for t, _, i in ahap_events(path, "HapticTransient")]
-    control = ahap_control(path, np.array([t for t, _ in events]))
-    return [(t, min(1.0, i * c)) for (t, i), c in zip(events, control)]
+def playback(tactus: str, path: Path) -> dict:
+    """What `tactus playback` prints for a haptic file: its transients as they play (for an AHAP,
+    event intensity × intensity control, at most 1) and the spans its continuous regions play;
+    the grid at its coarsest step, since only those two are read here."""
+    done = subprocess.run([tactus, "playback", str(path), "--step-ms", "1e9"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"tactus playback {path}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
 
 
 class Body:
     """The continuous body a track plays: intensity (√ of the `.haptic`'s amplitude, without the
-    transients' emphasis breakpoints), sharpness (its frequency), and its regions (the AHAP's
-    continuous events, those that touch joined)."""
+    transients' emphasis breakpoints), sharpness (its frequency), and its regions (the spans the
+    AHAP's continuous events play, `played["continuous"]["spans"]`, those within 0.1 ms joined:
+    a region split at a transient resumes 10 µs later)."""
 
-    def __init__(self, haptic: Path, ahap: Path):
+    def __init__(self, haptic: Path, played: dict):
         envelopes = json.loads(haptic.read_text())["signals"]["continuous"]["envelopes"]
         amplitude = [p for p in envelopes["amplitude"] if "emphasis" not in p]
         self.t = np.array([p["time"] for p in amplitude])
@@ -137,11 +114,11 @@ class Body:
         self.ft = np.array([p["time"] for p in frequency])
         self.f = np.array([p["frequency"] for p in frequency])
         self.regions: list[list[float]] = []
-        for time, duration, _ in ahap_events(ahap, "HapticContinuous"):
-            if self.regions and abs(self.regions[-1][1] - time) < 1e-4:
-                self.regions[-1][1] = time + duration
+        for start, end in played["continuous"]["spans"]:
+            if self.regions and start - self.regions[-1][1] < 1e-4:
+                self.regions[-1][1] = max(self.regions[-1][1], end)
             else:
-                self.regions.append([time, time + duration])
+                self.regions.append([start, end])
 
     def intensity(self, times: np.ndarray, edge: float = 0.0) -> np.ndarray:
         """Body intensity at `times`; with `edge`, faded over `edge` seconds at region ends."""
@@ -172,10 +149,11 @@ def onset_errors(envelope: np.ndarray, body: np.ndarray, transients: list[tuple[
     return errors
 
 
-def measure_file(ahap: Path, haptic: Path, rendered: Path, kind: str, profile: str | None):
+def measure_file(tactus: str, ahap: Path, haptic: Path, rendered: Path, kind: str, profile: str | None):
     """(onset errors, rendered envelope, body, band dB or None) of one rendered file."""
-    transients = ahap_transients(ahap)
-    body = Body(haptic, ahap)
+    played = playback(tactus, ahap)
+    transients = [(t["time"], t["intensity"]) for t in played["transients"]]
+    body = Body(haptic, played)
     band = None
     if kind == "rumble":
         doc = json.loads(rendered.read_text())
@@ -290,7 +268,7 @@ def folder_rows(tactus: str, folder: Path, work: Path) -> tuple[dict[str, dict],
         for f in files:
             stem = f.name[: -len(ending) - 1]
             ahap = outputs["main"] / f.relative_to(outputs[source]).parent / f"{stem}.ahap"
-            e, env, ref, band = measure_file(ahap, f.with_name(stem + ".haptic"), f, kind, profile)
+            e, env, ref, band = measure_file(tactus, ahap, f.with_name(stem + ".haptic"), f, kind, profile)
             errors += e
             rendered.append(env)
             reference.append(ref)

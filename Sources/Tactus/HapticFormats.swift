@@ -50,6 +50,12 @@ public enum HapticFormats {
     /// read): built-in first, then registered ones.
     public static var readable: [any HapticReadableFormat.Type] { all.compactMap { $0 as? any HapticReadableFormat.Type } }
 
+    /// How each readable format is read as it plays, as help texts list it ("a .ahap through
+    /// the pattern evaluator …, a .haptic …").
+    public static var readingSummaries: String {
+        readable.map { "a .\($0.fileExtension) \($0.readingSummary)" }.joined(separator: ", ")
+    }
+
     /// The file endings of `formats` as help texts list them.
     /// - Parameter formats: formats, in the order listed.
     /// - Returns: each ending with its dot, comma-separated (".ahap, .haptic").

@@ -9,7 +9,7 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Compare what two haptic files play (" + HapticFormats.endings(of: HapticFormats.readable) + "), e.g. a translation with its original.",
         discussion: """
-        Both files are read as they play: \(HapticFormats.readable.map { "a .\($0.fileExtension) \($0.readingSummary)" }.joined(separator: ", ")). Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond (coarser beyond about 2.8 hours) where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled; and those around each region's start and end that --edge-mask-ms leaves out); the continuous sharpness on the same instants where both play a region.
+        Both files are read as they play: \(HapticFormats.readingSummaries). Transients are paired with the nearest one within 50 ms; the continuous intensity is compared every millisecond (coarser beyond about 2.8 hours) where either file plays a continuous region (less the milliseconds around transients that --transient-mask-ms leaves out: Tactus's AHAPs lift the continuous body there so that each transient plays unscaled; and those around each region's start and end that --edge-mask-ms leaves out); the continuous sharpness on the same instants where both play a region.
         Exits 1 when a transient is lost or added, or an error exceeds its limit.
 
         Examples:

@@ -19,7 +19,7 @@ struct Preview: ParsableCommand {
           <stem>.html              the plot with players and a moving playhead (works offline)
         An audio input is converted first (with --preset/--set, as in tactus convert), so its
         <stem>.ahap and paired audio are written too.
-        A haptic file (from any tool) is read by its format into what it plays, with no translation in between: \(HapticFormats.readable.map { "a .\($0.fileExtension) \($0.readingSummary)" }.joined(separator: ", ")). A file without its own sound is heard as its track's sonification, like every format's.
+        A haptic file (from any tool) is read by its format into what it plays, with no translation in between: \(HapticFormats.readingSummaries). A file without its own sound is heard as its track's sonification, like every format's.
         With a sound, the page lists the harmony check's findings (as validate --audio prints
         them) beside the validator's. Inputs are never modified.
 

@@ -22,7 +22,7 @@ struct TactusCommand: ParsableCommand {
         Exit codes: 0 success, 1 some inputs failed, 64 usage error.
         """,
         version: "tactus \(TactusCLIVersion.text)",
-        subcommands: [Convert.self, Batch.self, Preview.self, Tune.self, Validate.self, Compare.self, Analyze.self, Evaluate.self, Presets.self, Live.self])
+        subcommands: [Convert.self, Batch.self, Preview.self, Tune.self, Validate.self, Compare.self, Playback.self, Analyze.self, Evaluate.self, Presets.self, Live.self])
 
     static func main() {
         prepareProcess()

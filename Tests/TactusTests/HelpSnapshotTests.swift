@@ -10,7 +10,7 @@ import XCTest
 /// `TACTUS_UPDATE_SNAPSHOTS=1 swift test --filter HelpSnapshotTests`.
 final class HelpSnapshotTests: XCTestCase {
     static let commands = [
-        [], ["convert"], ["batch"], ["preview"], ["tune"], ["validate"], ["compare"], ["analyze"], ["evaluate"],
+        [], ["convert"], ["batch"], ["preview"], ["tune"], ["validate"], ["compare"], ["playback"], ["analyze"], ["evaluate"],
         ["live"], ["presets"], ["presets", "list"], ["presets", "show"], ["presets", "validate"], ["presets", "init"], ["presets", "schema"],
     ]
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HelpSnapshots")
