@@ -13,9 +13,8 @@
   - lead: a sound starts at the first sample within 50 dB of the file's peak after the file's
     start or after at least 20 ms below that level; the lead is how long before that sample the
     haptics already play (continuous intensity above 0 without a break up to the start, or a
-    transient in the silence), on what the AHAP plays as `tactus convert` translates it into a
-    `.haptic` (√ amplitude, emphasis points as transients). Files with a lead over 1 ms and
-    over 5 ms, and the largest lead;
+    transient in the silence), on what the AHAP plays (`tactus playback`, every 0.5 ms). Files
+    with a lead over 1 ms and over 5 ms, and the largest lead;
   - the body around transients: RMS difference between the played continuous intensity and the
     track's (the `.haptic` written beside, with no control lifted), within 10 ms of a transient
     and elsewhere: `tactus compare TRACK.haptic FILE.ahap --format json` everywhere and with
@@ -97,28 +96,26 @@ def compare(tactus: str, reference: Path, candidate: Path, mask_ms: float) -> di
     return json.loads(result.stdout)
 
 
-def haptic_played(haptic: Path, t: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float]]]:
-    """The continuous intensity a `.haptic` plays at `t` (√ of its amplitude envelope, the
-    square law) and its transients (emphasis points: time, √ amplitude)."""
-    document = json.loads(haptic.read_text())
-    envelope = document["signals"]["continuous"]["envelopes"]["amplitude"]
-    body = [p for p in envelope if "emphasis" not in p] or envelope
-    times = np.array([p["time"] for p in body])
-    amplitude = np.array([p["amplitude"] for p in body])
-    out = np.sqrt(np.clip(np.interp(t, times, amplitude, left=0, right=0), 0, 1)) if len(times) else np.zeros(len(t))
-    transients = [(p["time"], float(np.sqrt(p["emphasis"]["amplitude"]))) for p in envelope if "emphasis" in p]
-    return out, transients
+def played(tactus: str, ahap: Path, step: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """What an AHAP plays (`tactus playback`): its continuous intensity every `step`
+    seconds from 0, and its transients (time, intensity)."""
+    result = subprocess.run([tactus, "playback", str(ahap), "--step-ms", str(step * 1000)], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"tactus playback {ahap}: {result.stderr.strip()[-300:]}")
+    document = json.loads(result.stdout)
+    return (np.array(document["continuous"]["intensity"]),
+            [(t["time"], t["intensity"]) for t in document["transients"]])
 
 
 def measure(tactus: str, half: Path, preset: str, sets: list[str]) -> dict:
     """Per one-shot: `tactus evaluate` (played peak intensity and body sharpness, the AHAP as
     `HapticPlayback` plays it), `tactus compare` of the track (`.haptic`) with the AHAP (the
-    body within 10 ms of transients and elsewhere), and the lead, on what the AHAP plays as
-    `tactus convert` translates it into a `.haptic`."""
+    body within 10 ms of transients and elsewhere), and the lead, on what the AHAP plays
+    (`tactus playback`)."""
     files = []
     options = ["--preset", preset, *[x for s in sets for x in ("--set", s)]]
     with tempfile.TemporaryDirectory() as scratch:
-        folder, out, played_dir = Path(scratch) / "in", Path(scratch) / "out", Path(scratch) / "played"
+        folder, out = Path(scratch) / "in", Path(scratch) / "out"
         folder.mkdir()
         for annotation in sorted(half.glob("oneshot-*.json")):
             truth = json.loads(annotation.read_text())
@@ -129,8 +126,6 @@ def measure(tactus: str, half: Path, preset: str, sets: list[str]) -> dict:
         subprocess.run([tactus, "convert", *[str(f) for f, _ in files], "-o", str(out), "--quiet",
                         "--format", "ahap", "--format", "haptic", "--set", "output.pairAudio=false", *options],
                        check=True, capture_output=True, text=True)
-        subprocess.run([tactus, "convert", *[str(out / f"{f.stem}.ahap") for f, _ in files], "-o", str(played_dir),
-                        "--quiet", "--format", "haptic"], check=True, capture_output=True, text=True)
         rows = []
         for audio, category in files:
             samples, rate = sf.read(str(audio), always_2d=True)
@@ -139,7 +134,10 @@ def measure(tactus: str, half: Path, preset: str, sets: list[str]) -> dict:
             body_sharpness = movement["meanBodySharpness"]
             step = 0.0005
             t = np.arange(0, len(mono) / rate + 0.05, step)
-            intensity, transients = haptic_played(played_dir / f"{audio.stem}.haptic", t)
+            grid, transients = played(tactus, out / f"{audio.stem}.ahap", step)
+            # Nothing plays after the haptics end: zeros up to the sound's end and a little more.
+            intensity = np.zeros(len(t))
+            intensity[:min(len(t), len(grid))] = grid[:len(t)]
             lead = 0.0
             for silence, start in sound_starts(mono, rate):
                 # The run of playing samples that reaches the start.
