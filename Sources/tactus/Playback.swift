@@ -29,10 +29,7 @@ struct Playback: ParsableCommand {
     func run() throws {
         do {
             let track = try HapticFormats.read(URL(fileURLWithPath: input)).track
-            print(try PlaybackReport(file: input, track: track, step: stepMs / 1000).json(), terminator: "")
-        } catch let error as PlaybackReport.TooManyInstants {
-            report("\(input): \(error)")
-            throw ExitCode(1)
+            try PlaybackReport(file: input, track: track, step: stepMs / 1000).write { print($0, terminator: "") }
         } catch {
             report(error)
             throw ExitCode(1)
