@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import functools
 import json
 import shutil
 import subprocess
@@ -88,15 +89,22 @@ ROWS = [("pcm voiceCoil", "main", "pcm.wav", "wav", "voiceCoil"),
         ("rumble", "main", "rumble.json", "rumble", None)]
 
 
+def tactus_json(tactus: str, *arguments: str) -> dict:
+    """The JSON a `tactus` command prints, parsed. `compare` exits 1 when a limit is exceeded and
+    prints its numbers all the same; a command that prints nothing failed."""
+    done = subprocess.run([tactus, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not done.stdout:
+        raise RuntimeError(f"tactus {' '.join(arguments)}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+@functools.cache
 def playback(tactus: str, path: Path) -> dict:
     """What `tactus playback` prints for a haptic file: its transients as they play (for an AHAP,
     event intensity × intensity control, at most 1) and the spans its continuous regions play;
-    the grid at its coarsest step, since only those two are read here."""
-    done = subprocess.run([tactus, "playback", str(path), "--step-ms", "1e9"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"tactus playback {path}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+    the grid at its coarsest step, since only those two are read here. Once per file: every
+    rendered format of a sound is measured against the same AHAP."""
+    return tactus_json(tactus, "playback", str(path), "--step-ms", "1e9")
 
 
 class Body:
@@ -200,11 +208,7 @@ SPAN_END_REACH = 2e-5
 def compare(tactus: str, reference: Path, candidate: Path, *options: str) -> dict:
     """What `tactus compare reference candidate --format json` reports: the two files read as
     they play, compared (exit status 1 only means a limit was exceeded; the numbers are read)."""
-    done = subprocess.run([tactus, "compare", str(reference), str(candidate), "--format", "json", *options],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if not done.stdout:
-        raise RuntimeError(f"tactus compare {reference} {candidate}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+    return tactus_json(tactus, "compare", str(reference), str(candidate), "--format", "json", *options)
 
 
 def split_row(tactus: str, single_dir: Path, split_dir: Path) -> dict:

@@ -79,30 +79,31 @@ def sound_starts(mono: np.ndarray, rate: int) -> list[tuple[float, float]]:
     return starts
 
 
+def tactus_json(tactus: str, *arguments: str) -> dict:
+    """The JSON a `tactus` command prints, parsed. `evaluate` and `compare` exit 1 when a file
+    failed or a limit was passed and print their numbers all the same; a command that prints
+    nothing failed."""
+    result = subprocess.run([tactus, *arguments], capture_output=True, text=True)
+    if not result.stdout:
+        raise RuntimeError(f"tactus {' '.join(arguments[:2])}: {result.stderr.strip()[-300:]}")
+    return json.loads(result.stdout)
+
+
 def evaluate(tactus: str, folder: Path, options: list[str]) -> dict[str, dict]:
     """`tactus evaluate FOLDER --format json`: each file's numbers, by audio file name."""
-    result = subprocess.run([tactus, "evaluate", str(folder), "--format", "json", *options], capture_output=True, text=True)
-    if result.returncode not in (0, 1):
-        raise RuntimeError(f"tactus evaluate failed: {result.stderr.strip()[-300:]}")
-    return {Path(f["file"]).name: f for f in json.loads(result.stdout)["files"]}
+    return {Path(f["file"]).name: f for f in tactus_json(tactus, "evaluate", str(folder), "--format", "json", *options)["files"]}
 
 
 def compare(tactus: str, reference: Path, candidate: Path, mask_ms: float) -> dict:
-    """`tactus compare --format json` (exit 1 only says a limit was passed: the numbers are read anyway)."""
-    result = subprocess.run([tactus, "compare", str(reference), str(candidate), "--format", "json",
-                             "--transient-mask-ms", str(mask_ms)], capture_output=True, text=True)
-    if not result.stdout:
-        raise RuntimeError(f"tactus compare {reference} {candidate}: {result.stderr.strip()[-300:]}")
-    return json.loads(result.stdout)
+    """`tactus compare --format json` with `--transient-mask-ms`."""
+    return tactus_json(tactus, "compare", str(reference), str(candidate), "--format", "json",
+                       "--transient-mask-ms", str(mask_ms))
 
 
 def played(tactus: str, ahap: Path, step: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """What an AHAP plays (`tactus playback`): its continuous intensity every `step`
     seconds from 0, and its transients (time, intensity)."""
-    result = subprocess.run([tactus, "playback", str(ahap), "--step-ms", str(step * 1000)], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"tactus playback {ahap}: {result.stderr.strip()[-300:]}")
-    document = json.loads(result.stdout)
+    document = tactus_json(tactus, "playback", str(ahap), "--step-ms", str(step * 1000))
     return (np.array(document["continuous"]["intensity"]),
             [(t["time"], t["intensity"]) for t in document["transients"]])
 
