@@ -181,13 +181,9 @@ def count_instructions(bench: Bench, corpus: Corpus, binaries: dict[str, Tactus]
 
 def instruction_lines(counts: dict[str, int], binaries: dict[str, Tactus]) -> list[str]:
     """The floor ratios by instructions, a line per binary."""
-    lines = []
-    for name in binaries:
-        ratios = [f"{target} {counts[f'limit-pair-{key}'] / counts[f'{name} {key}']:.3f} "
-                  f"({counts[f'limit-pair-{key}'] / 1e6:,.0f} / {counts[f'{name} {key}'] / 1e6:,.0f} M)"
-                  for key, target in (("corpus", "corpus"), ("minute", "the 60-minute file's first minute"))]
-        lines.append(f"- {name}, by instructions (callgrind): " + ", ".join(ratios))
-    return lines
+    return [f"- {name}, by instructions (callgrind): "
+            + ", ".join(f"{label} {share:.3f} ({counted})" for label, share, counted in report.instruction_shares(counts, name))
+            for name in binaries]
 
 
 def profile(bench: Bench, results: report.Results) -> None:
